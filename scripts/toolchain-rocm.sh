@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Set up the HIP toolchains that rocport's tests and `rocport check` use. Idempotent and cached.
+#
+#   scripts/toolchain-rocm.sh 5.2   Debian 12's hipcc (HIP 5.2.3, clang 15) and the library headers it has
+#   scripts/toolchain-rocm.sh 6.4   a Debian sid root under .toolchains/sid with hipcc 7.0 / HIP 6.4,
+#                                   clang 21 and the hipBLAS, hipFFT, hipSOLVER, hipCUB, hipSPARSE,
+#                                   hipRAND, RCCL and MIOpen headers (debootstrap, no change to apt sources)
+#   scripts/toolchain-rocm.sh all   both
+#
+# Why a sid root: Debian 12 has no hipBLAS/hipFFT/hipSOLVER/hipCUB/MIOpen, and the 6.4 headers do not
+# work with Debian 12's clang 15 (`__builtin_amdgcn_ballot_w64` undeclared), so 6.4 runs with its own clang.
+# Run hipcc in the root with scripts/sid-hipcc (it mounts /proc, which hipcc needs).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="${ROCPORT_SID_ROOT:-$here/.toolchains/sid}"
+mirror="${ROCPORT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+
+sid_packages=(hipcc libamdhip64-dev libhipblas-dev libhipfft-dev libhipsolver-dev libhipcub-dev
+              libhipsparse-dev libhiprand-dev librccl-dev libmiopen-dev librocblas-dev libhipblaslt-dev
+              librocprim-dev librocthrust-dev)
+deb12_packages=(hipcc libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev)
+
+need_root() { [ "$(id -u)" = 0 ] || { echo "toolchain-rocm: run as root (apt-get, debootstrap)" >&2; exit 2; }; }
+
+setup_52() {
+  if command -v hipcc >/dev/null && [ -f /usr/include/hipsparse/hipsparse.h ] && [ -f /usr/include/hiprand/hiprand.h ]; then
+    echo "rocm 5.2: ready ($(command -v hipcc))"; return
+  fi
+  need_root
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${deb12_packages[@]}" >/dev/null
+  echo "rocm 5.2: installed ($(command -v hipcc))"
+}
+
+setup_64() {
+  if [ -f "$root/.rocport-ready" ]; then echo "rocm 6.4: ready ($root)"; return; fi
+  need_root
+  command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+  mkdir -p "$(dirname "$root")"
+  if [ ! -x "$root/usr/bin/apt-get" ]; then
+    rm -rf "$root"
+    debootstrap --variant=minbase sid "$root" "$mirror" >/dev/null
+  fi
+  # The mirror may be a dated snapshot: accept its Release files as they are.
+  echo 'Acquire::Check-Valid-Until "false";' > "$root/etc/apt/apt.conf.d/99rocport"
+  chroot "$root" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
+    "${sid_packages[@]}" >/dev/null
+  touch "$root/.rocport-ready"
+  echo "rocm 6.4: installed ($root)"
+}
+
+case "${1:-all}" in
+  5.2) setup_52 ;;
+  6.4) setup_64 ;;
+  all) setup_52; setup_64 ;;
+  *) echo "usage: $0 [5.2|6.4|all]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,5 @@
+"""``python -m rocport``."""
+
+from rocport.cli.main import main
+
+main()

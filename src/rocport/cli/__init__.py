@@ -1,0 +1,1 @@
+"""The ``rocport`` command line: a thin layer over the library API."""

@@ -4,8 +4,9 @@
 #   scripts/toolchain-rocm.sh 5.2   Debian 12's hipcc (HIP 5.2.3, clang 15) and the library headers it has
 #   scripts/toolchain-rocm.sh 6.4   a Debian sid root under .toolchains/sid with hipcc 7.0 / HIP 6.4,
 #                                   clang 21 and the hipBLAS, hipFFT, hipSOLVER, hipCUB, hipSPARSE,
-#                                   hipRAND, RCCL and MIOpen headers (debootstrap, no change to apt sources)
+#                                   hipRAND, rocThrust and MIOpen headers (debootstrap, no change to apt sources)
 #   scripts/toolchain-rocm.sh all   both
+# (sid's librccl-dev is still 5.4 and conflicts with HIP 6.4, so RCCL is left out.)
 #
 # Why a sid root: Debian 12 has no hipBLAS/hipFFT/hipSOLVER/hipCUB/MIOpen, and the 6.4 headers do not
 # work with Debian 12's clang 15 (`__builtin_amdgcn_ballot_w64` undeclared), so 6.4 runs with its own clang.
@@ -16,7 +17,7 @@ root="${ROCPORT_SID_ROOT:-$here/.toolchains/sid}"
 mirror="${ROCPORT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 sid_packages=(hipcc libamdhip64-dev libhipblas-dev libhipfft-dev libhipsolver-dev libhipcub-dev
-              libhipsparse-dev libhiprand-dev librccl-dev libmiopen-dev librocblas-dev libhipblaslt-dev
+              libhipsparse-dev libhiprand-dev libmiopen-dev librocblas-dev libhipblaslt-dev
               librocprim-dev librocthrust-dev)
 deb12_packages=(hipcc libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev)
 

@@ -1,0 +1,1 @@
+"""``rocport port``: translate CUDA C/C++ source trees to HIP."""

@@ -24,7 +24,8 @@ deb12_packages=(hipcc libhipsparse-dev libhiprand-dev librocrand-dev librocprim-
 need_root() { [ "$(id -u)" = 0 ] || { echo "toolchain-rocm: run as root (apt-get, debootstrap)" >&2; exit 2; }; }
 
 setup_52() {
-  if command -v hipcc >/dev/null && [ -f /usr/include/hipsparse/hipsparse.h ] && [ -f /usr/include/hiprand/hiprand.h ]; then
+  if command -v hipcc >/dev/null && [ -f /usr/include/hipsparse/hipsparse.h ] && [ -f /usr/include/hiprand/hiprand.h ] \
+     && [ -f /usr/include/rocprim/rocprim.hpp ]; then
     echo "rocm 5.2: ready ($(command -v hipcc))"; return
   fi
   need_root
@@ -33,8 +34,13 @@ setup_52() {
   echo "rocm 5.2: installed ($(command -v hipcc))"
 }
 
+# The ready marker holds the package list, so that a changed list installs again.
+sid_manifest() { printf '%s\n' "${sid_packages[@]}"; }
+
 setup_64() {
-  if [ -f "$root/.rocport-ready" ]; then echo "rocm 6.4: ready ($root)"; return; fi
+  if [ -f "$root/.rocport-ready" ] && [ "$(cat "$root/.rocport-ready")" = "$(sid_manifest)" ]; then
+    echo "rocm 6.4: ready ($root)"; return
+  fi
   need_root
   command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
   mkdir -p "$(dirname "$root")"
@@ -47,7 +53,7 @@ setup_64() {
   chroot "$root" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
     "${sid_packages[@]}" >/dev/null
-  touch "$root/.rocport-ready"
+  sid_manifest > "$root/.rocport-ready"
   echo "rocm 6.4: installed ($root)"
 }
 

@@ -23,6 +23,7 @@ class PortOptions:
     blas: str = "hipblas"  # "hipblas" or "rocblas"
     launch: str = "keep"  # "keep" the <<<...>>> syntax, or "ggl" for hipLaunchKernelGGL
     extra_names: tuple[tuple[str, str], ...] = ()  # project-specific CUDA -> HIP names
+    offload_arch: tuple[str, ...] = ("gfx90a", "gfx942")  # AMD GPU targets for build files
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +64,151 @@ class Translation:
         counts = Counter(ref.outcome.value for ref in self.references)
         counts["found"] = len(self.references)
         return counts
+
+
+class FileStatus(enum.Enum):
+    """What the tree driver did with one file."""
+
+    TRANSLATED = "translated"  # a source or build file whose CUDA references were rewritten
+    UNCHANGED = "unchanged"  # a source file with no CUDA reference: output is the input, byte for byte
+    ALREADY_HIP = "already-hip"  # includes a HIP runtime header and has no CUDA reference left
+    COPIED = "copied"  # not a source file: copied untouched
+    EXCLUDED = "excluded"  # a source file left out by include/exclude globs or compile_commands.json
+    BINARY = "binary"  # a source-named file with NUL bytes: copied untouched
+    UNDECODABLE = "undecodable"  # a source-named file that is not UTF-8: copied untouched
+    SYMLINK = "symlink"  # a symbolic link: recreated, never followed
+
+
+#: outcome name -> count, for each API family
+FamilyCounts = dict[str, dict[str, int]]
+
+_OUTCOMES = tuple(outcome.value for outcome in Outcome)
+
+
+def empty_counts() -> dict[str, int]:
+    """Zero counts for ``found`` and every :class:`Outcome`."""
+    return dict.fromkeys(("found", *_OUTCOMES), 0)
+
+
+@dataclass(slots=True)
+class FileReport:
+    """What happened to one file of a tree.
+
+    Only the references that were *not* translated are kept one by one (``issues``); all of
+    them are counted per API family, so that a report on a large tree stays small.
+    """
+
+    path: str  # relative to the source root, with "/" separators
+    kind: str  # "source", "build" or "other"
+    status: FileStatus
+    output: str | None = None  # where the result lives (None when nothing is written: --examine)
+    written: bool = False  # bytes were written during this run (False when the output was already identical)
+    size: int = 0
+    families: FamilyCounts = field(default_factory=dict)
+    issues: list[Reference] = field(default_factory=list)
+    message: str | None = None  # why a file was copied untouched (binary, not UTF-8, ...)
+    compiled: bool | None = None  # --check result: None when not checked
+    check_message: str | None = None
+
+    @classmethod
+    def from_translation(cls, path: str, kind: str, translation: Translation, **kw) -> FileReport:
+        families: FamilyCounts = {}
+        issues = []
+        for ref in translation.references:
+            counts = families.get(ref.family)
+            if counts is None:
+                counts = families[ref.family] = empty_counts()
+            counts["found"] += 1
+            counts[ref.outcome.value] += 1
+            if ref.outcome is not Outcome.TRANSLATED:
+                issues.append(ref)
+        return cls(path, kind, families=families, issues=issues, **kw)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        total = empty_counts()
+        for counts in self.families.values():
+            for key, value in counts.items():
+                total[key] += value
+        return total
+
+    @property
+    def on_disk(self) -> bool:
+        """The output file holds this result (written now, or already identical)."""
+        return self.output is not None
+
+    @property
+    def converted(self) -> bool:
+        """Fully converted: translated, present on disk, nothing left over, and it compiled if checked."""
+        counts = self.counts
+        return (
+            self.status is FileStatus.TRANSLATED
+            and self.on_disk
+            and counts["unsupported"] == 0
+            and counts["unknown"] == 0
+            and self.compiled is not False
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "status": self.status.value,
+            "output": self.output,
+            "written": self.written,
+            "converted": self.converted,
+            "compiled": self.compiled,
+            "size": self.size,
+            "message": self.message,
+            "check_message": self.check_message,
+            "counts": self.counts,
+            "families": {name: dict(c) for name, c in sorted(self.families.items())},
+            "issues": [ref.to_dict() for ref in self.issues],
+        }
+
+
+@dataclass(slots=True)
+class TreeReport:
+    """What happened to a whole tree (or a single file)."""
+
+    source: str
+    output: str | None  # the output root; the source itself with --in-place; None with --examine
+    mode: str  # "mirror", "in-place" or "examine"
+    options: PortOptions
+    files: list[FileReport] = field(default_factory=list)
+    seconds: float = 0.0
+    jobs: int = 1
+    checked: bool = False
+
+    @property
+    def counts(self) -> dict[str, int]:
+        total = empty_counts()
+        for report in self.files:
+            for key, value in report.counts.items():
+                total[key] += value
+        return total
+
+    @property
+    def families(self) -> FamilyCounts:
+        merged: FamilyCounts = {}
+        for report in self.files:
+            for name, counts in report.families.items():
+                into = merged.setdefault(name, empty_counts())
+                for key, value in counts.items():
+                    into[key] += value
+        return dict(sorted(merged.items()))
+
+    @property
+    def statuses(self) -> dict[str, int]:
+        counts = dict.fromkeys((status.value for status in FileStatus), 0)
+        for report in self.files:
+            counts[report.status.value] += 1
+        return counts
+
+    @property
+    def issues(self) -> list[tuple[FileReport, Reference]]:
+        return [(report, ref) for report in self.files for ref in report.issues]
+
+    @property
+    def failed_checks(self) -> list[FileReport]:
+        return [report for report in self.files if report.compiled is False]

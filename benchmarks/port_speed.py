@@ -1,0 +1,188 @@
+"""Port speed: rocport vs hipify-perl vs torch's hipify on one generated CUDA tree, in one run.
+
+Each tool translates the same tree (``benchmarks/corpus.py``, about 21 MB):
+
+- rocport: ``python -m rocport port CORPUS -o OUT --jobs 2``, and again with ``--jobs 1``
+  (MB/s per core); the wall time includes the interpreter start;
+- hipify-perl (``$ROCPORT_HIPIFY_PERL``, else ``.cache/anchors/hipify-perl``): one call with
+  every source file, ``-inplace -quiet-warnings`` on a copy of the tree (copy not timed);
+- ``torch.utils.hipify.hipify_python.hipify(CORPUS, output_directory=OUT)``: only the call is
+  timed (``import torch`` is not), in a fresh interpreter.
+
+Then every tool's output is scanned the same way: rocport's lexer finds the identifiers in code
+(not in comments, strings or ``#include`` lines) and the mapping's ``is_cuda_like`` decides which
+still look like CUDA (see :class:`Leftovers` for the two exceptions); ``#include`` lines naming
+a CUDA header that has a HIP counterpart are counted apart.
+
+Usage: ``python benchmarks/port_speed.py [--size-mb 21] [--seed 2024] [--workdir DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import generate  # noqa: E402
+
+from rocport.lexer import compile_scanner  # noqa: E402
+from rocport.port.mapping import load_mapping  # noqa: E402
+from rocport.port.tree import SOURCE_SUFFIXES  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+TORCH_RUN = """
+import json, sys, time
+from torch.utils.hipify.hipify_python import hipify
+start = time.perf_counter()
+result = hipify(project_directory=sys.argv[1], output_directory=sys.argv[2], show_progress=False)
+seconds = time.perf_counter() - start
+files = {path: (r.hipified_path or path) for path, r in result.items()}
+json.dump({"seconds": seconds, "files": files}, open(sys.argv[3], "w"))
+"""
+
+
+def hipify_perl() -> Path:
+    path = Path(os.environ.get("ROCPORT_HIPIFY_PERL") or REPO / ".cache" / "anchors" / "hipify-perl")
+    if not path.is_file():
+        sys.exit(f"port_speed: hipify-perl not found at {path} (set ROCPORT_HIPIFY_PERL)")
+    return path
+
+
+def sources(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"port_speed: {argv[0]} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    return seconds
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+
+
+class Leftovers:
+    """Counts the CUDA identifiers and CUDA ``#include``s left in code, the same way for every tool.
+
+    Not counted: names that HIP keeps as they are (the mapping's entry maps the name to itself,
+    e.g. ``__shfl_down_sync``, the NCCL names of RCCL), and macros the tree defines itself
+    (``CUDA_CHECK``): those are the project's names, not API references.
+    """
+
+    def __init__(self, tree: list[Path]) -> None:
+        self.mapping = load_mapping()
+        self.scanner = compile_scanner()
+        self.own = {name for path in tree for name in _DEFINE.findall(path.read_text(encoding="utf-8"))}
+
+    def left(self, name: str) -> bool:
+        if name in self.own or not self.mapping.is_cuda_like(name):
+            return False
+        entry = self.mapping.lookup(name)
+        return entry is None or entry.hip != name
+
+    def count(self, files: list[Path]) -> tuple[Counter[str], int]:
+        names: Counter[str] = Counter()
+        includes = 0
+        left, include = self.left, self.mapping.include
+        for path in files:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for match in self.scanner.finditer(text):
+                kind = match.lastgroup
+                if kind == "ident":
+                    name = match.group()
+                    if left(name):
+                        names[name] += 1
+                elif kind == "include":
+                    header = match.group("ipath")[1:-1]
+                    entry = include(header)
+                    if entry is not None and entry.hip != header:
+                        includes += 1
+        return names, includes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=float, default=21.0)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--workdir", type=Path, help="keep the trees here (default: a temporary folder)")
+    args = parser.parse_args()
+    console = Console(width=150)
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="rocport-port-speed-"))
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    corpus = work / "corpus"
+    nfiles, _ = generate(corpus, args.size_mb, args.seed)
+    inputs = sources(corpus)
+    megabytes = sum(p.stat().st_size for p in inputs) / 1e6
+    console.print(f"corpus: {len(inputs)} source files ({nfiles} generated), {megabytes:.1f} MB, seed {args.seed}")
+
+    times: dict[str, float] = {}
+    outputs: dict[str, list[Path]] = {}
+    for jobs in (2, 1):
+        out = work / f"rocport-j{jobs}"
+        argv = [sys.executable, "-m", "rocport", "port", str(corpus), "-o", str(out), "--jobs", str(jobs),
+                "--json", str(work / f"rocport-j{jobs}.json")]
+        times[f"rocport --jobs {jobs}"] = timed(argv)
+        outputs[f"rocport --jobs {jobs}"] = [out / p.relative_to(corpus) for p in inputs]
+        console.print(f"rocport --jobs {jobs}: {times[f'rocport --jobs {jobs}']:.1f} s")
+
+    perl_tree = work / "hipify-perl"
+    shutil.copytree(corpus, perl_tree)
+    perl_files = [perl_tree / p.relative_to(corpus) for p in inputs]
+    times["hipify-perl"] = timed(["perl", str(hipify_perl()), "-inplace", "-quiet-warnings",
+                                  *map(str, perl_files)])
+    outputs["hipify-perl"] = perl_files
+    console.print(f"hipify-perl: {times['hipify-perl']:.1f} s")
+
+    torch_json = work / "torch.json"
+    torch_out = work / "torch-hipify"
+    start = time.perf_counter()
+    timed([sys.executable, "-c", TORCH_RUN, str(corpus), str(torch_out), str(torch_json)])
+    torch_wall = time.perf_counter() - start
+    torch_result = json.loads(torch_json.read_text())
+    times["torch hipify"] = torch_result["seconds"]
+    outputs["torch hipify"] = sorted(Path(p) for p in torch_result["files"].values()
+                                     if Path(p).suffix in (*SOURCE_SUFFIXES, ".hip"))
+    console.print(f"torch hipify: {times['torch hipify']:.1f} s ({torch_wall:.1f} s with import torch)")
+
+    leftovers = Leftovers(inputs)
+    before, before_includes = leftovers.count(inputs)
+    perl = times["hipify-perl"]
+    table = Table(title=f"Translating {megabytes:.1f} MB of CUDA ({len(inputs)} files)", title_justify="left")
+    for column in ("tool", "wall s", "MB/s", "time / hipify-perl", "CUDA identifiers left",
+                   "CUDA #includes left"):
+        table.add_column(column, justify="left" if column == "tool" else "right")
+    table.add_row("(input)", "", "", "", f"{sum(before.values())}", f"{before_includes}")
+    worst: dict[str, list[tuple[str, int]]] = {}
+    for tool, seconds in times.items():
+        names, includes = leftovers.count(outputs[tool])
+        worst[tool] = names.most_common(5)
+        table.add_row(tool, f"{seconds:.1f}", f"{megabytes / seconds:.2f}", f"{seconds / perl:.3f}",
+                      f"{sum(names.values())}", f"{includes}")
+    console.print(table)
+    for tool, names in worst.items():
+        console.print(f"  most left by {tool}: " + ", ".join(f"{n} ({c})" for n, c in names))
+    console.print(f"rocport --jobs 1: {megabytes / times['rocport --jobs 1']:.2f} MB/s per core; "
+                  f"hipify-perl / rocport --jobs 2: {perl / times['rocport --jobs 2']:.1f}x")
+    if args.workdir is None:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,486 @@
+"""Declared identifiers of C/C++ headers, found by a brace-aware token scan (no compiler needed).
+
+``scan_headers(root, patterns)`` reads every header that matches ``patterns`` under ``root`` and
+returns ``{name: Decl}`` for what the headers declare at namespace scope: functions (with their
+parameter types), typedef/using aliases, struct/class/union/enum tags, enumerators, macros and
+``extern``/``constexpr`` variables. C++ names carry their namespace path (``hipcub::DeviceReduce``);
+inline namespaces and reserved ``_X`` namespaces are transparent. Object-like macros that open or
+close namespaces (``BEGIN_HIPCUB_NAMESPACE``, ``CUB_NAMESPACE_BEGIN``) are expanded.
+
+Every ``#if`` branch is read (the union of all configurations), except ``#if 0`` blocks. That
+makes the HIP side lenient (a name declared under ``HIP_ENABLE_WARP_SYNC_BUILTINS`` counts as
+declared) and is why the mapping notes such guards by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_STRIP = re.compile(
+    r"//(?:[^\n\\]|\\.|\\\n)*|/\*.*?\*/|R\"(\w*)\(.*?\)\1\"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'",
+    re.S,
+)
+_TOKEN = re.compile(r"[A-Za-z_]\w*|\d[\w.']*|::|->|\.\.\.|\"\"|\S")
+_DEFINE = re.compile(r"#\s*define\s+([A-Za-z_]\w*)(\()?(.*)", re.S)
+_IF = re.compile(r"#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", re.S)
+_CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+_IDENT = re.compile(r"[A-Za-z_]\w*\Z")
+_ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*\Z")
+
+#: Identifiers followed by ``(`` that are attributes or operators, never the declared function.
+_NOT_FUNCTION = frozenset(
+    "__attribute__ __declspec __align__ alignas alignof decltype sizeof noexcept throw typeof "
+    "__launch_bounds__ __builtin_align__ static_assert defined operator if while for switch return "
+    "__pragma _Pragma __typeof__ __asm__ asm".split()
+)
+_KEYWORDS = frozenset(
+    "typedef struct class union enum namespace using template typename extern static inline const "
+    "volatile unsigned signed int long short char float double void bool auto constexpr friend "
+    "virtual explicit public private protected return operator new delete this".split()
+)
+_TAG_KEYWORDS = ("struct", "class", "union", "enum")
+
+
+@dataclass(slots=True)
+class Decl:
+    """One declared name: its kind, the header (relative to the scanned root) and, for a
+    function, the parameter type strings."""
+
+    kind: str
+    header: str
+    params: tuple[str, ...] | None = None
+    deprecated: bool = False
+    alias_of: str | None = None
+
+
+@dataclass(slots=True)
+class _Scope:
+    kind: str  # ns | extern | class | enum | block
+    saved: list[str] = field(default_factory=list)
+    resume: bool = False  # after "}", continue the saved statement (typedef struct {...} X;)
+    path: str = ""
+
+
+def _strip(text: str) -> str:
+    def repl(m: re.Match[str]) -> str:
+        s = m.group(0)
+        if s.startswith(("/", "R")) or s[0] == "'":
+            return " " + "\n" * s.count("\n") if s[0] == "/" else " "
+        return '""'
+
+    return _STRIP.sub(repl, text)
+
+
+def _logical_lines(text: str) -> list[str]:
+    return _CONTINUATION.sub(" ", text).split("\n")
+
+
+class HeaderScanner:
+    """Collects declarations over many headers; macros are gathered first so that namespace
+    macros defined in one header expand in the others."""
+
+    def __init__(self) -> None:
+        self.decls: dict[str, Decl] = {}
+        self.ns_macros: dict[str, list[str]] = {}
+        self.aliases: dict[str, str] = {}
+        #: macros with an empty definition in some configuration: optional wrappers, not expanded
+        self.empty_macros: set[str] = set()
+
+    # -- preprocessing -------------------------------------------------------------------
+    def _code_lines(self, text: str, header: str) -> list[str]:
+        """Drop directives (recording macros) and ``#if 0`` blocks; return the code lines."""
+        out: list[str] = []
+        skip_depth = 0  # > 0 while inside #if 0
+        depth = 0
+        for line in _logical_lines(_strip(text)):
+            s = line.lstrip()
+            if not s.startswith("#"):
+                if not skip_depth:
+                    out.append(line)
+                continue
+            m = _IF.match(s)
+            if m:
+                word, rest = m.group(1), m.group(2).strip()
+                if word.startswith("if"):
+                    depth += 1
+                    if not skip_depth and word == "if" and rest in ("0", "(0)"):
+                        skip_depth = depth
+                elif word == "endif":
+                    if skip_depth == depth:
+                        skip_depth = 0
+                    depth -= 1
+                elif skip_depth == depth:  # #else / #elif of an #if 0
+                    skip_depth = 0
+                continue
+            if skip_depth:
+                continue
+            m = _DEFINE.match(s)
+            if m:
+                name, fn_like, body = m.group(1), m.group(2), m.group(3).strip()
+                body_tokens = _TOKEN.findall(body)
+                if not fn_like and not body_tokens:
+                    self.empty_macros.add(name)
+                if not fn_like:
+                    if "namespace" in body_tokens or (body_tokens and set(body_tokens) <= {"}", ";"}):
+                        self.ns_macros[name] = body_tokens
+                if _IDENT.match(body):
+                    self.aliases[name] = body
+                self._add(name, Decl("macro", header,
+                                     alias_of=body if _IDENT.match(body) else None))
+        return out
+
+    def _add(self, name: str, decl: Decl) -> None:
+        old = self.decls.get(name)
+        if old is None or (old.kind == "macro" and decl.kind != "macro") or (
+            old.kind == "type" and decl.kind == "function"
+        ):
+            self.decls[name] = decl
+
+    def _expand(self, tokens: list[str], depth: int = 0) -> list[str]:
+        if depth == 0:
+            for name in self.empty_macros:
+                self.ns_macros.pop(name, None)
+        if depth > 4 or not any(t in self.ns_macros for t in tokens):
+            return tokens
+        out: list[str] = []
+        for t in tokens:
+            if t in self.ns_macros:
+                out.extend(self._expand(self.ns_macros[t], depth + 1))
+            else:
+                out.append(t)
+        return out
+
+    # -- scanning --------------------------------------------------------------------------
+    def scan_file(self, path: Path, header: str) -> None:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = self._code_lines(text, header)
+        tokens = self._expand(_TOKEN.findall("\n".join(lines)))
+        self._scan_tokens(tokens, header)
+
+    def _scan_tokens(self, tokens: list[str], header: str) -> None:
+        stack: list[_Scope] = []
+        stmt: list[str] = []
+        item: list[str] = []  # current enumerator item
+        paren = 0
+
+        def ns_path() -> str | None:
+            parts = []
+            for sc in stack:
+                if sc.kind == "ns":
+                    if sc.path:
+                        parts.append(sc.path)
+                elif sc.kind != "extern":
+                    return None
+            return "::".join(parts)
+
+        def qual(name: str, path: str) -> str:
+            return f"{path}::{name}" if path else name
+
+        for tok in tokens:
+            top = stack[-1].kind if stack else "ns"
+            if top == "enum":
+                if tok in "([":
+                    paren += 1
+                elif tok in ")]":
+                    paren -= 1
+                if tok == "}" or (tok == "," and paren == 0):
+                    if item and _IDENT.match(item[0]) and (path := self._enum_path(stack)) is not None:
+                        self._add(qual(item[0], path), Decl("enumerator", header))
+                    item = []
+                    if tok == ",":
+                        continue
+                elif tok == "{":
+                    stack.append(_Scope("block"))
+                    continue
+                else:
+                    item.append(tok)
+                    continue
+            if top in ("class", "block") and tok not in "{}":
+                continue
+            if tok == "{":
+                path = ns_path()
+                if path is None:  # inside a class or a body
+                    stack.append(_Scope("block"))
+                    continue
+                stack.append(self._open(stmt, path, header, qual))
+                scope = stack[-1]
+                stmt = stmt if scope.resume else []
+                if scope.kind == "enum":
+                    item, paren = [], 0
+                continue
+            if tok == "}":
+                if not stack:
+                    stmt = []
+                    continue
+                scope = stack.pop()
+                stmt = scope.saved + ["{}"] if scope.resume else []
+                continue
+            if tok == ";":
+                path = ns_path()
+                if path is not None:
+                    self._statement(stmt, path, header, qual)
+                stmt = []
+                continue
+            stmt.append(tok)
+
+    def _enum_path(self, stack: list[_Scope]) -> str | None:
+        # enumerators of an unscoped enum live in the enclosing namespace
+        parts = []
+        for sc in stack[:-1]:
+            if sc.kind == "ns":
+                if sc.path:
+                    parts.append(sc.path)
+            elif sc.kind != "extern":
+                return None
+        return "::".join(parts)
+
+    def _open(self, stmt: list[str], path: str, header: str, qual) -> _Scope:
+        body = _drop_macros(_drop_template(stmt))
+        if body[:1] == ["namespace"] or body[:2] == ["inline", "namespace"]:
+            inline = body[0] == "inline"
+            names = [t for t in body if _IDENT.match(t) and t not in ("inline", "namespace")]
+            name = "::".join(n for n in names if not n.startswith("_"))
+            if inline or "(" in body:
+                name = ""
+            return _Scope("ns", path=name)
+        if body[-2:] == ["extern", '""'] or body == ["extern"]:
+            return _Scope("extern")
+        fn = _function_name(body)
+        tag = next((t for t in body if t in _TAG_KEYWORDS), None)
+        if tag and fn is None:
+            name = _tag_name(body, tag)
+            if name:
+                self._add(qual(name, path), Decl("enum" if tag == "enum" else "type", header,
+                                                 deprecated=_deprecated(body)))
+            return _Scope("enum" if tag == "enum" else "class", saved=list(stmt), resume=True)
+        if fn is not None and "=" not in body[: body.index(fn)]:
+            self._function(body, fn, path, header, qual)
+            return _Scope("block")
+        return _Scope("block", saved=list(stmt), resume=True)
+
+    def _function(self, body: list[str], fn: str, path: str, header: str, qual) -> None:
+        i = body.index(fn)
+        if i > 0 and body[i - 1] in ("::", "~", "."):  # out-of-line member definition
+            return
+        params = _params(body, i + 1)
+        self._add(qual(fn, path), Decl("function", header, params=params,
+                                       deprecated=_deprecated(body)))
+
+    def _statement(self, stmt: list[str], path: str, header: str, qual) -> None:
+        body = _drop_macros(_drop_template(stmt))
+        if not body or body[0] in ("static_assert", "friend"):
+            return
+        if body[0] == "__extension__":
+            body = body[1:]
+        if body[:1] == ["typedef"]:
+            for name in _typedef_names(body):
+                self._add(qual(name, path), Decl("type", header, deprecated=_deprecated(body)))
+            return
+        if body[0] == "using":
+            if len(body) > 2 and body[1] != "namespace" and "=" in body:
+                self._add(qual(body[1], path), Decl("type", header, deprecated=_deprecated(body)))
+            elif len(body) > 1 and body[1] != "namespace" and _IDENT.match(body[-1]):
+                self._add(qual(body[-1], path), Decl("alias", header))
+            return
+        fn = _function_name(body)
+        tag = next((t for t in body if t in _TAG_KEYWORDS), None)
+        if fn is not None and "=" not in body[: body.index(fn)]:
+            self._function(body, fn, path, header, qual)
+            return
+        if tag and "{}" not in body:
+            if body[0] in _TAG_KEYWORDS or body[0] in ("extern", "template"):
+                name = _tag_name(body, tag)
+                if name and len([t for t in body if _IDENT.match(t)]) <= 4:
+                    self._add(qual(name, path), Decl("enum" if tag == "enum" else "type", header))
+                    return
+        stop = next((k for k, t in enumerate(body) if t in ("=", "[", "{}")), len(body))
+        names = [t for t in body[:stop] if _IDENT.match(t) and t not in _KEYWORDS]
+        if names and (len(names) > 1 or "{}" in body):
+            self._add(qual(names[-1], path), Decl("variable", header))
+
+
+def _drop_macros(body: list[str]) -> list[str]:
+    """Drop leading object-like macros (``DISABLE_WARNING_POP``, ``HIPCUB_EXPORT``)."""
+    k = 0
+    while k < len(body) - 1 and _ALL_CAPS.match(body[k]) and body[k + 1] != "(":
+        k += 1
+    return body[k:]
+
+
+def _drop_template(stmt: list[str]) -> list[str]:
+    """Remove leading ``template <...>`` clauses."""
+    while stmt[:2] == ["template", "<"]:
+        depth, k = 0, 1
+        while k < len(stmt):
+            t = stmt[k]
+            if t == "<":
+                depth += 1
+            elif t == ">":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        stmt = stmt[k + 1 :]
+    return stmt
+
+
+def _function_name(body: list[str]) -> str | None:
+    depth = 0
+    for k, t in enumerate(body[:-1]):
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+        elif (
+            depth == 0
+            and body[k + 1] == "("
+            and _IDENT.match(t)
+            and t not in _NOT_FUNCTION
+            and t not in _KEYWORDS
+            and not _ALL_CAPS.match(t)
+        ):
+            return t
+    return None
+
+
+def _params(body: list[str], start: int) -> tuple[str, ...]:
+    depth, cur, out = 0, [], []
+    for t in body[start:]:
+        if t in "(<[":
+            depth += 1
+            if depth == 1 and t == "(":
+                continue
+        elif t in ")>]":
+            depth -= 1
+            if depth == 0:
+                break
+        if t == "," and depth == 1:
+            out.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    out.append(cur)
+    types = []
+    for p in out:
+        if "=" in p:
+            p = p[: p.index("=")]
+        cut = next((k for k in range(1, len(p) - 1) if _IDENT.match(p[k]) and p[k + 1] == "("), None)
+        if cut is not None:  # a default-argument macro such as __dv(0)
+            p = p[:cut]
+        if "[" in p:
+            p = p[: p.index("[")] + ["*"]
+        if len(p) > 1 and _IDENT.match(p[-1]) and p[-1] not in _KEYWORDS:
+            if any(t not in ("const", "volatile", "struct", "enum", "union") for t in p[:-1]):
+                p = p[:-1]
+        if p:
+            types.append(" ".join(p))
+    if types == ["void"]:
+        return ()
+    return tuple(types)
+
+
+def _tag_name(body: list[str], tag: str) -> str | None:
+    k = body.index(tag) + 1
+    name, depth = None, 0
+    while k < len(body):
+        t = body[k]
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+        elif depth == 0:
+            if t in (":", "<", "{}", "final") or (t == "{"):
+                break
+            if _IDENT.match(t) and t not in ("class", "struct") and not _ALL_CAPS.match(t) \
+                    and t not in _NOT_FUNCTION and not t.startswith("__device_builtin"):
+                name = t
+            elif _IDENT.match(t) and _ALL_CAPS.match(t) and body[k + 1 : k + 2] in (["{"], [":"], []):
+                name = t  # an upper-case tag such as CUDA_MEMCPY2D_st
+        k += 1
+    return name
+
+
+def _typedef_names(body: list[str]) -> list[str]:
+    start = len(body) - 1 - body[::-1].index("{}") if "{}" in body else 1
+    rest = body[start:]
+    parts, cur, depth = [], [], 0
+    for t in rest:
+        if t in "([":
+            depth += 1
+        elif t in ")]":
+            depth -= 1
+        if t == "," and depth == 0:
+            parts.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    parts.append(cur)
+    names = []
+    for p in parts:
+        # function pointer / function type: "( [CALLCONV] * NAME )"
+        m = None
+        for k in range(len(p) - 1):
+            if p[k] == "*" and _IDENT.match(p[k + 1]) and p[k + 2 : k + 3] == [")"]:
+                m = p[k + 1]
+                break
+        if m:
+            names.append(m)
+            continue
+        depth, last = 0, None
+        for k, t in enumerate(p):
+            if t in "([":
+                depth += 1
+            elif t in ")]":
+                depth -= 1
+            elif depth == 0 and _IDENT.match(t) and t not in _KEYWORDS and t not in _NOT_FUNCTION:
+                if p[k + 1 : k + 2] != ["("] or last is None:
+                    last = t
+        if last:
+            names.append(last)
+    return names
+
+
+def _deprecated(body: list[str]) -> bool:
+    return any("DEPRECATED" in t or t == "deprecated" for t in body)
+
+
+def scan_headers(root: Path, patterns: list[str], include_dirs: tuple[str, ...] = ()) -> dict[str, Decl]:
+    """Declarations of the headers matching the glob ``patterns`` under ``root``;
+    ``include_dirs`` (relative to ``root``) are searched for the headers they include."""
+    scanner = HeaderScanner()
+    files: list[Path] = []
+    seen: set[Path] = set()
+    for pattern in patterns:
+        for p in sorted(root.glob(pattern)):
+            if p.is_file() and p not in seen:
+                seen.add(p)
+                files.append(p)
+    # gather namespace macros first, also from the headers these include
+    todo, done = list(files), set()
+    while todo:
+        p = todo.pop()
+        if p in done:
+            continue
+        done.add(p)
+        text = p.read_text(encoding="utf-8", errors="replace")
+        scanner._code_lines(text, "")
+        for inc in _INCLUDE.findall(text):
+            for base in (p.parent, root, *(root / d for d in include_dirs)):
+                q = (base / inc).resolve()
+                if q.is_file() and q.is_relative_to(root.resolve()):
+                    todo.append(q)
+                    break
+    scanner.decls.clear()
+    scanner.aliases.clear()
+    for p in files:
+        scanner.scan_file(p, p.relative_to(root).as_posix())
+    decls = scanner.decls
+    # "#define cuMemAlloc cuMemAlloc_v2" + a declaration of cuMemAlloc: the real symbol is _v2
+    for name, target in scanner.aliases.items():
+        if target not in decls and name in decls and decls[name].kind != "macro":
+            d = decls[name]
+            decls[target] = Decl(d.kind, d.header, d.params, d.deprecated)
+    return decls

@@ -1,0 +1,733 @@
+#!/usr/bin/env python3
+"""Generate rocport's CUDA -> HIP mapping data from real headers.
+
+For every family (runtime, driver, cuBLAS, ...) the script lists the identifiers that the CUDA
+headers declare, derives HIP candidates with the family's systematic renaming rules
+(``cuda`` -> ``hip``, ``CUBLAS_`` -> ``HIPBLAS_``, ``_v2`` dropped, ...), and keeps a candidate only
+if the HIP headers of a verified ROCm release declare it. ``since`` is the first verified release
+that declares it and ``header`` the file that does (in the newest one). Names the rules cannot
+derive come from ``src/rocport/port/data/overrides.toml``, each row citing its source; everything
+else is written as ``unsupported``.
+
+    python3 scripts/gen_mapping.py            # regenerate src/rocport/port/data/*.json
+    python3 scripts/gen_mapping.py --check    # fail if the committed files are stale
+
+Deterministic: the same headers give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cdecls import Decl, scan_headers  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "src" / "rocport" / "port" / "data"
+CUDA_VERSION = "13.0"
+
+
+# -- where the headers are ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Release:
+    version: str
+    root: Path
+    source: str
+    root_label: str
+
+
+RELEASES = (
+    Release("5.2", Path("/usr/include"), "Debian 12 packages hipcc, libamdhip64-dev, "
+            "libhipsparse-dev, libhiprand-dev, librocprim-dev (HIP 5.2.3)", "/usr/include"),
+    Release("6.4", REPO / ".toolchains" / "sid" / "usr" / "include",
+            "Debian sid packages libamdhip64-dev, libhipblas-dev, libhipblaslt-dev, libhipfft-dev, "
+            "libhipsolver-dev, libhipcub-dev, libhipsparse-dev, libhiprand-dev, libmiopen-dev, "
+            "librocblas-dev, librocthrust-dev (HIP 6.4.x), built by scripts/toolchain-rocm.sh",
+            ".toolchains/sid/usr/include"),
+)
+
+#: HIP header sets: globs relative to a release's include root.
+HIP_SETS: dict[str, tuple[str, ...]] = {
+    "hip": ("hip/*.h", "hip/amd_detail/*.h", "hip/amd_detail/*.hpp", "hip/hcc_detail/*.h"),
+    "hipblas": ("hipblas/*.h", "hipblas-common/*.h", "hipblas.h"),
+    "hipblaslt": ("hipblaslt/*.h",),
+    "hipfft": ("hipfft/*.h", "hipfft.h"),
+    "hiprand": ("hiprand/*.h", "hiprand/*.hpp"),
+    "hipsparse": ("hipsparse/*.h",),
+    "hipsolver": ("hipsolver/*.h", "hipsolver/internal/*.h"),
+    "hipcub": ("hipcub/*.hpp", "hipcub/*/*.hpp", "hipcub/backend/rocprim/**/*.hpp"),
+    "miopen": ("miopen/*.h",),
+    "rocblas": ("rocblas/*.h", "rocblas/internal/*.h"),
+}
+
+
+def cuda_roots() -> dict[str, Path]:
+    """The CUDA toolkit include dir and the include dirs of the NVIDIA wheels torch brings."""
+    roots = {"cuda": Path("/usr/local/cuda/include")}
+    spec = importlib.util.find_spec("nvidia")
+    if spec and spec.submodule_search_locations:
+        for loc in spec.submodule_search_locations:
+            for sub, key in (("cu13", "cu13"), ("cudnn", "cudnn"), ("nccl", "nccl")):
+                inc = Path(loc) / sub / "include"
+                if inc.is_dir():
+                    roots.setdefault(key, inc)
+    return roots
+
+
+@cache
+def hip_decls(version: str, set_name: str) -> dict[str, Decl]:
+    rel = next(r for r in RELEASES if r.version == version)
+    if not rel.root.is_dir():
+        return {}
+    return scan_headers(rel.root, list(HIP_SETS[set_name]))
+
+
+# -- renaming rules ---------------------------------------------------------------------------
+Rule = Callable[[str], Iterable[str]]
+
+
+def prefix(*pairs: tuple[str, str]) -> Rule:
+    """Replace the first matching prefix (pairs tried in order)."""
+
+    def rule(name: str) -> Iterable[str]:
+        for old, new in pairs:
+            if name.startswith(old):
+                yield new + name[len(old):]
+
+    return rule
+
+
+def strip_version(rule: Rule) -> Rule:
+    """Also try the name without a ``_v2``/``_v3`` suffix (cuBLAS, driver API)."""
+
+    def wrapped(name: str) -> Iterable[str]:
+        yield from rule(name)
+        base = re.sub(r"_v\d+$", "", name)
+        if base != name:
+            yield from rule(base)
+
+    return wrapped
+
+
+def identity(name: str) -> Iterable[str]:
+    yield name
+
+
+def snake(camel: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", camel).lower()
+
+
+def rocblas_rule(name: str) -> Iterable[str]:
+    base = re.sub(r"_v2$", "", name)
+    if base.startswith("cublas"):
+        yield "rocblas_" + snake(base[6:])
+    elif base.startswith("CUBLAS_"):
+        yield "rocblas_" + base[7:].lower()
+
+
+#: driver functions whose HIP form drops the "Mem" or the "Ctx" (the runtime-style name)
+DRIVER_PREFIXES = (("cuMemAlloc", "hipMalloc"), ("cuMemFreeHost", "hipHostFree"),
+                   ("cuMemFree", "hipFree"), ("cuMemHost", "hipHost"), ("cuCtxGet", "hipDeviceGet"),
+                   ("cuCtxSet", "hipDeviceSet"))
+
+
+def driver_rule(name: str) -> Iterable[str]:
+    base = re.sub(r"(_v\d+)?(_st|_enum|_union)?(_v\d+)?$", "", name)
+    if re.match(r"cu[A-Z]", base):
+        yield "hip" + base[2:]
+        yield "hipDrv" + base[2:]
+        for old, new in DRIVER_PREFIXES:
+            if base.startswith(old):
+                yield new + base[len(old):]
+    elif re.match(r"CU[a-z]", base):
+        yield "hip" + base[2].upper() + base[3:] + "_t"
+        yield "hip" + base[2].upper() + base[3:]
+    elif base.startswith(("CU_", "CUDA_")):
+        yield "HIP_" + base.split("_", 1)[1]
+
+
+#: kind groups that may map onto each other
+_KIND_GROUP = {"function": "f", "type": "t", "enum": "t", "alias": "t", "enumerator": "v",
+               "variable": "v", "macro": "*", "namespace": "n"}
+
+
+def norm(name: str) -> str:
+    return re.sub(r"_t$", "", name).replace("_", "").lower()
+
+
+@dataclass
+class Family:
+    name: str
+    title: str
+    cuda_root: str
+    cuda_headers: tuple[str, ...]
+    select: str  # regex over CUDA names taken by this family
+    hip_sets: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    #: (CUDA prefix regex, HIP prefix) for matching names that differ only in case/underscores
+    normalized: tuple[tuple[str, str], ...] = ()
+    replaces: str | None = None
+    exclude: str | None = None
+    header_hint: str = ""
+    one_to_one: bool = False  # functions must also match parameter for parameter (cuDNN)
+    notes: str = ""
+    unverifiable_note: str = ""
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("profiler", "CUDA profiler API -> HIP", "cuda", ("cuda_profiler_api.h", "cudaProfiler.h"),
+           r"(cudaProfiler|cuProfiler)\w+", ("hip",),
+           (prefix(("cudaProfiler", "hipProfiler"), ("cuProfiler", "hipProfiler")),)),
+    Family("cooperative_groups", "Cooperative groups -> HIP cooperative groups", "cuda",
+           ("cooperative_groups.h", "cooperative_groups/*.h"),
+           r"cooperative_groups::[a-z]\w*", ("hip",), (identity,)),
+    Family("device", "Device intrinsics, atomics and warp functions", "cuda",
+           ("device_functions.h", "crt/device_functions.h", "crt/device_functions.hpp",
+            "device_atomic_functions.h", "device_atomic_functions.hpp",
+            "sm_*_intrinsics.h", "sm_*_intrinsics.hpp", "sm_*_atomic_functions.h",
+            "sm_*_atomic_functions.hpp", "crt/sm_70_rt.h", "crt/sm_80_rt.h", "crt/sm_90_rt.h",
+            "crt/device_double_functions.h"),
+           r"(__[a-z]\w*|atomic[A-Z]\w*)", ("hip",), (identity,),
+           exclude=r"__(cuda|nv_|internal|device_builtin|cudart|fsqrt_|dsqrt_)\w*|\w*_(?:impl|helper)|"
+                   r"__(i|u|ll|ull|ill|f|d|u128)Atomic\w+|__pm[0-9]|__local_warpSize"),
+    Family("types", "Complex, half, bfloat16, fp8 and library data types", "cuda",
+           ("cuComplex.h", "cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp",
+            "cuda_fp8.h", "cuda_fp8.hpp", "library_types.h", "math_constants.h"),
+           r"(cu[A-Z]\w*|make_cu\w+|cuda[A-Z]\w*|CUDA_\w+|CUDART_\w+|__nv_\w+|__h\w+|"
+           r"__(float|double|half|bfloat|int|uint|ll|ull|short|ushort)\w*2\w+|h2?[a-z]\w+|"
+           r"libraryPropertyType\w*|MAJOR_VERSION|MINOR_VERSION|PATCH_LEVEL)",
+           ("hip",),
+           (prefix(("make_cu", "make_hip"), ("cuda", "hip"), ("cu", "hip"), ("CUDART_", "HIP_"),
+                   ("CUDA_", "HIP_"), ("__nv_", "__hip_")), identity),
+           normalized=(("cuda", "hip"), ("CUDA_", "hip")),
+           exclude=r"__internal\w*|_*[A-Z][A-Z0-9_]*_(DECL|API|HOST|DEVICE|H|HPP)_*|__CUDA\w*"),
+    Family("runtime", "CUDA runtime API -> HIP runtime API", "cuda",
+           ("cuda_runtime_api.h", "cuda_runtime.h", "driver_types.h", "surface_types.h",
+            "texture_types.h", "channel_descriptor.h", "cuda_device_runtime_api.h",
+            "cuda_gl_interop.h", "cuda_occupancy.h", "vector_types.h", "cuda_texture_types.h",
+            "cuda_surface_types.h"),
+           r"(cuda[A-Z]\w*|CUDA_\w+|CUDART_\w+)", ("hip",),
+           (prefix(("cudaDevAttr", "hipDeviceAttribute"), ("cuda", "hip"), ("CUDART_", "HIP_"),
+                   ("CUDA_", "HIP_")),),
+           normalized=(("cudaDevAttr", "hipDeviceAttribute"), ("cudaJit", "hipJitOption"),
+                       ("cuda", "hip"), ("CUDA_", "hip"))),
+    Family("driver", "CUDA driver API -> HIP driver-style API", "cuda", ("cuda.h",),
+           r"(cu[A-Z]\w*|CU[a-zA-Z_]\w*|CUDA_\w+)", ("hip",), (driver_rule,),
+           normalized=(("CU_DEVICE_ATTRIBUTE_MAXIMUM_", "hipDeviceAttributeMax"),
+                       ("CU_DEVICE_ATTRIBUTE_", "hipDeviceAttribute"), ("CU_JIT_", "hipJitOption"),
+                       ("CU_CTX_SCHED_", "hipDeviceSchedule"), ("CU_CTX_", "hipDevice"),
+                       ("CU_MEMHOSTALLOC_", "hipHostMalloc"), ("CU_MEMHOSTREGISTER_", "hipHostRegister"),
+                       ("CU_DEVICE_P2P_ATTRIBUTE_", "hipDevP2PAttr"), ("CU_MEMPOOL_ATTR_", "hipMemPool"),
+                       ("CU_MEM_ALLOC_GRANULARITY_", "hipMemAllocationGranularity"), ("CU_", "hip"),
+                       ("CUDA_", "hip"), ("CU", "hip"), ("cu", "hip"))),
+    Family("cublaslt", "cuBLASLt -> hipBLASLt", "cu13", ("cublasLt.h",),
+           r"(cublasLt\w+|CUBLASLT_\w+)", ("hipblaslt",),
+           (prefix(("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")),),
+           normalized=(("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_"))),
+    Family("cublas", "cuBLAS -> hipBLAS", "cu13", ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
+           r"(cublas\w+|CUBLAS_\w+)", ("hipblas",),
+           (strip_version(prefix(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))),),
+           normalized=(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")),
+           exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI"),
+    Family("cublas_rocblas", "cuBLAS -> rocBLAS (--blas=rocblas)", "cu13",
+           ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
+           r"(cublas\w+|CUBLAS_\w+)", ("rocblas",), (rocblas_rule,), replaces="cublas",
+           exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI"),
+    Family("cufft", "cuFFT -> hipFFT", "cu13", ("cufft.h", "cufftXt.h"),
+           r"(cufft\w+|CUFFT_\w+)", ("hipfft",),
+           (prefix(("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")),),
+           normalized=(("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")),
+           exclude=r"CUFFT_VER_\w+|CUFFT_VERSION|CUFFTAPI"),
+    Family("curand", "cuRAND -> hipRAND", "cu13", ("curand.h", "curand_kernel.h", "curand_*.h"),
+           r"(curand\w*|CURAND_\w+)", ("hiprand",),
+           (prefix(("curand", "hiprand"), ("CURAND_", "HIPRAND_")),),
+           normalized=(("curand", "hiprand"), ("CURAND_", "HIPRAND_")),
+           exclude=r"curand(?:_precalc|_MTGP32|_mtgp32_kernel|_detail)\w*|CURAND_VER\w*|CURANDAPI|"
+                   r"\w*precalc\w*|_\w+"),
+    Family("cusparse", "cuSPARSE -> hipSPARSE", "cu13", ("cusparse.h",),
+           r"(cusparse\w+|CUSPARSE_\w+)", ("hipsparse",),
+           (prefix(("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")),),
+           normalized=(("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")),
+           exclude=r"CUSPARSE_VER_\w+|CUSPARSE_VERSION|CUSPARSEAPI|CUSPARSE_DEPRECATED\w*"),
+    Family("cusolver", "cuSOLVER -> hipSOLVER", "cu13",
+           ("cusolverDn.h", "cusolver_common.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h"),
+           r"(cusolver\w+|CUSOLVER_\w+)", ("hipsolver",),
+           (prefix(("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")),),
+           normalized=(("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")),
+           exclude=r"CUSOLVER_VER_\w+|CUSOLVER_VERSION|CUSOLVERAPI|CUSOLVER_DEPRECATED\w*"),
+    Family("cub", "CUB -> hipCUB", "cuda", ("cccl/cub/*.cuh", "cccl/cub/*/*.cuh"),
+           r"cub::[A-Za-z]\w*", ("hipcub",), (prefix(("cub::", "hipcub::")),),
+           exclude=r"cub::(detail|internal)\w*|cub::\w*(Impl|_impl|Policy\d*|Agent\w*)"),
+    Family("nccl", "NCCL -> RCCL (same API names)", "nccl", ("nccl.h",),
+           r"(nccl[A-Z]\w*|NCCL_\w+)", (), (identity,),
+           exclude=r"NCCL_(MAJOR|MINOR|PATCH|SUFFIX|VERSION_CODE|VERSION)\b\w*|NCCL_H_?"),
+    Family("cudnn", "cuDNN -> MIOpen (only 1:1 calls)", "cudnn",
+           ("cudnn.h", "cudnn_graph.h", "cudnn_ops.h", "cudnn_cnn.h", "cudnn_adv.h",
+            "cudnn_version.h", "cudnn_backend.h"),
+           r"(cudnn[A-Z]\w*|CUDNN_\w+)", ("miopen",), (prefix(("cudnn", "miopen")),),
+           normalized=(("cudnn", "miopen"), ("CUDNN_", "miopen")), one_to_one=True,
+           exclude=r"CUDNN_(MAJOR|MINOR|PATCHLEVEL|VERSION)\w*|CUDNN_DEPRECATED\w*|CUDNNWINAPI"),
+    Family("nvrtc", "NVRTC -> hipRTC", "cu13", ("nvrtc.h",), r"(nvrtc[A-Z]\w*|NVRTC_\w+)",
+           ("hip",), (prefix(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_")),),
+           normalized=(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_"))),
+    Family("nvtx", "NVTX -> rocTX", "cuda",
+           ("nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"),
+           r"(nvtx[A-Z]\w*|NVTX_\w+)", (), (prefix(("nvtx", "roctx")),),
+           exclude=r"nvtx\w*_impl\w*|nvtx\w*Fn\w*|NVTX_VERSION\w*|nvtxGlobals\w*|NVTX_\w*(DECLSPEC|API|INLINE|STATIC|LINKONCE|EXTERN_C|ARRAY)\w*|NVTX_PASTE\w*|NVTX_VERSIONED\w*"),
+)
+
+
+# -- overrides ------------------------------------------------------------------------------
+def load_overrides() -> dict[tuple[str, str], dict]:
+    raw = tomllib.loads((DATA / "overrides.toml").read_text(encoding="utf-8"))
+    out: dict[tuple[str, str], dict] = {}
+    for row in raw.get("entry", []):
+        key = (row["family"], row["cuda"])
+        if key in out:
+            raise SystemExit(f"overrides.toml: duplicate row for {key}")
+        if not row.get("source"):
+            raise SystemExit(f"overrides.toml: row {key} has no source")
+        out[key] = row
+    return out
+
+
+# -- generation -------------------------------------------------------------------------------
+@dataclass
+class Result:
+    family: Family
+    entries: dict[str, dict] = field(default_factory=dict)
+    verified: list[str] = field(default_factory=list)
+    cuda_seen: int = 0
+
+
+def available(fam: Family) -> list[str]:
+    """Verified releases whose headers have every HIP header set of ``fam``."""
+    out = []
+    for rel in RELEASES:
+        if fam.hip_sets and all(hip_decls(rel.version, s) for s in fam.hip_sets):
+            out.append(rel.version)
+    return out
+
+
+def hip_index(fam: Family, versions: list[str]) -> tuple[dict[str, dict[str, Decl]], dict]:
+    """Per release the merged declarations of ``fam``'s HIP sets, plus a normalized index."""
+    per: dict[str, dict[str, Decl]] = {}
+    for v in versions:
+        merged: dict[str, Decl] = {}
+        for s in fam.hip_sets:
+            for k, d in hip_decls(v, s).items():
+                merged.setdefault(k, d)
+        per[v] = merged
+    normed: dict[str, set[str]] = {}
+    for decls in per.values():
+        for k in decls:
+            normed.setdefault(norm(k), set()).add(k)
+    return per, normed
+
+
+def compatible(cuda_kind: str, hip_kind: str) -> bool:
+    a, b = _KIND_GROUP.get(cuda_kind, "*"), _KIND_GROUP.get(hip_kind, "*")
+    return a == "*" or b == "*" or a == b
+
+
+def cuda_names(fam: Family, roots: dict[str, Path]) -> dict[str, Decl]:
+    root = roots.get(fam.cuda_root)
+    if root is None:
+        raise SystemExit(f"gen_mapping: CUDA include dir for {fam.cuda_root!r} not found")
+    decls = scan_headers(root, list(fam.cuda_headers), ("cccl",))
+    sel = re.compile(fam.select + r"\Z")
+    exc = re.compile(fam.exclude + r"\Z") if fam.exclude else None
+    return {k: d for k, d in decls.items() if sel.match(k) and not (exc and exc.match(k))}
+
+
+def param_types_match(cuda: Decl, hip: Decl, rename: Callable[[str], str]) -> bool:
+    if cuda.params is None or hip.params is None or len(cuda.params) != len(hip.params):
+        return False
+    for a, b in zip(cuda.params, hip.params, strict=True):
+        a2 = " ".join(rename(t) for t in a.split())
+        if a2.replace("const ", "") != b.replace("const ", ""):
+            return False
+    return True
+
+
+def generate_family(fam: Family, roots: dict[str, Path], overrides: dict) -> Result:
+    res = Result(fam)
+    res.verified = available(fam)
+    per, normed = hip_index(fam, res.verified)
+    names = cuda_names(fam, roots)
+    for (ofam, cname), row in overrides.items():
+        if ofam == fam.name and cname not in names:
+            names[cname] = Decl(row.get("kind", "function"), "overrides.toml")
+    res.cuda_seen = len(names)
+
+    def declared(hip: str) -> list[str]:
+        return [v for v in res.verified if hip in per[v]]
+
+    def rename_token(tok: str) -> str:
+        e = res.entries.get(tok)
+        return e["hip"] if e and "hip" in e else tok
+
+    pending_one_to_one: list[tuple[str, Decl, str]] = []
+    for cname in sorted(names):
+        cdecl = names[cname]
+        kind = _KIND_OUT.get(cdecl.kind, cdecl.kind)
+        row = overrides.get((fam.name, cname))
+        if row is not None:
+            res.entries[cname] = override_entry(row, kind, per, res.verified)
+            continue
+        hip = None
+        for rule in fam.rules:
+            for cand in rule(cname):
+                if cand != cname or fam.name in _IDENTITY_OK:
+                    if declared(cand) and (cand == cname or
+                                           compatible(cdecl.kind, first_decl(per, cand).kind)):
+                        hip = cand
+                        break
+            if hip:
+                break
+        if hip is None:
+            for cpre, hpre in fam.normalized:
+                if cname.startswith(cpre):
+                    hits = {h for h in normed.get(norm(hpre + cname[len(cpre):]), ())
+                            if compatible(cdecl.kind, first_decl(per, h).kind)}
+                    if len(hits) == 1:
+                        hip = hits.pop()
+                        break
+        if hip is None and not res.verified and fam.rules and row is None and fam.name == "nccl":
+            hip = cname
+        if hip is None:
+            res.entries[cname] = {"kind": kind, "status": "unsupported"}
+            continue
+        if fam.one_to_one and cdecl.kind == "function":
+            pending_one_to_one.append((cname, cdecl, hip))
+            continue
+        res.entries[cname] = supported_entry(hip, kind, per, res.verified)
+    for cname, cdecl, hip in pending_one_to_one:
+        hdecl = first_decl(per, hip)
+        if param_types_match(cdecl, hdecl, rename_token):
+            res.entries[cname] = supported_entry(hip, "function", per, res.verified)
+        else:
+            res.entries[cname] = {"kind": "function", "status": "unsupported",
+                                  "note": f"{hip} exists but its parameters differ; not a 1:1 call"}
+    return res
+
+
+_KIND_OUT = {"alias": "type"}
+_IDENTITY_OK = {"cooperative_groups", "device", "types", "nccl"}
+
+
+def first_decl(per: dict[str, dict[str, Decl]], name: str) -> Decl:
+    for v in sorted(per, reverse=True):
+        if name in per[v]:
+            return per[v][name]
+    return Decl("macro", "")
+
+
+def supported_entry(hip: str, kind: str, per: dict, verified: list[str]) -> dict:
+    have = [v for v in verified if hip in per[v]]
+    entry: dict = {"hip": hip, "kind": kind}
+    if have:
+        entry["since"] = have[0]
+        newest = per[have[-1]][hip]
+        entry["header"] = newest.header
+        if newest.deprecated:
+            entry["status"] = "deprecated"
+            entry["note"] = f"deprecated in HIP {have[-1]}"
+    return entry
+
+
+def override_entry(row: dict, kind: str, per: dict, verified: list[str]) -> dict:
+    if row.get("status") == "unsupported" or "hip" not in row:
+        entry = {"kind": row.get("kind", kind), "status": "unsupported", "source": row["source"]}
+        if row.get("note"):
+            entry["note"] = row["note"]
+        return entry
+    entry = supported_entry(row["hip"], row.get("kind", kind), per, verified)
+    for key in ("since", "header", "note", "status", "transform"):
+        if key in row:
+            entry[key] = row[key]
+    if "older" in row:
+        entry["older"] = dict(sorted(row["older"].items()))
+    entry["source"] = row["source"]
+    return entry
+
+
+# -- includes -------------------------------------------------------------------------------
+#: CUDA header (glob relative to a CUDA root) -> HIP header; "{stem}" is the CUDA file's stem.
+#: The first HIP candidate that exists in a verified release wins.
+INCLUDE_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("cuda", "cuda_runtime.h", ("hip/hip_runtime.h",)),
+    ("cuda", "cuda_runtime_api.h", ("hip/hip_runtime_api.h",)),
+    ("cuda", "cuda.h", ("hip/hip_runtime.h",)),
+    ("cuda", "device_launch_parameters.h", ("hip/hip_runtime.h",)),
+    ("cuda", "device_functions.h", ("hip/device_functions.h", "hip/hip_runtime.h")),
+    ("cuda", "device_atomic_functions.h", ("hip/hip_runtime.h",)),
+    ("cuda", "sm_*_intrinsics.h", ("hip/hip_runtime.h",)),
+    ("cuda", "sm_*_atomic_functions.h", ("hip/hip_runtime.h",)),
+    ("cuda", "math_functions.h", ("hip/math_functions.h",)),
+    ("cuda", "driver_types.h", ("hip/driver_types.h",)),
+    ("cuda", "texture_types.h", ("hip/texture_types.h",)),
+    ("cuda", "surface_types.h", ("hip/surface_types.h",)),
+    ("cuda", "channel_descriptor.h", ("hip/channel_descriptor.h",)),
+    ("cuda", "vector_types.h", ("hip/hip_vector_types.h",)),
+    ("cuda", "vector_functions.h", ("hip/hip_vector_types.h",)),
+    ("cuda", "library_types.h", ("hip/library_types.h",)),
+    ("cuda", "cuComplex.h", ("hip/hip_complex.h",)),
+    ("cuda", "cuda_fp16.h", ("hip/hip_fp16.h",)),
+    ("cuda", "cuda_bf16.h", ("hip/hip_bf16.h", "hip/hip_bfloat16.h")),
+    ("cuda", "cuda_fp8.h", ("hip/hip_fp8.h",)),
+    ("cuda", "math_constants.h", ("hip/hip_math_constants.h",)),
+    ("cuda", "cooperative_groups.h", ("hip/hip_cooperative_groups.h",)),
+    ("cuda", "cooperative_groups/reduce.h", ("hip/hip_cooperative_groups.h",)),
+    ("cuda", "cooperative_groups/scan.h", ()),
+    ("cuda", "cooperative_groups/memcpy_async.h", ()),
+    ("cuda", "cuda_profiler_api.h", ("hip/hip_runtime_api.h",)),
+    ("cuda", "cudaProfiler.h", ("hip/hip_runtime_api.h",)),
+    ("cuda", "cuda_gl_interop.h", ("hip/hip_gl_interop.h",)),
+    ("cuda", "cuda_occupancy.h", ("hip/hip_runtime.h",)),
+    ("cuda", "cuda_texture_types.h", ("hip/hip_texture_types.h",)),
+    ("cuda", "texture_indirect_functions.h", ("hip/hip_runtime.h",)),
+    ("cuda", "surface_indirect_functions.h", ("hip/hip_runtime.h",)),
+    ("cuda", "mma.h", ()),
+    ("cuda", "cuda_pipeline.h", ()),
+    ("cuda", "cuda_awbarrier.h", ()),
+    ("cuda", "cudaEGL.h", ()),
+    ("cuda", "cudaVDPAU.h", ()),
+    ("cu13", "cublas_v2.h", ("hipblas/hipblas.h",)),
+    ("cu13", "cublas.h", ("hipblas/hipblas.h",)),
+    ("cu13", "cublas_api.h", ("hipblas/hipblas.h",)),
+    ("cu13", "cublasLt.h", ("hipblaslt/hipblaslt.h",)),
+    ("cu13", "cublasXt.h", ()),
+    ("cu13", "cufft.h", ("hipfft/hipfft.h",)),
+    ("cu13", "cufftXt.h", ("hipfft/hipfftXt.h",)),
+    ("cu13", "cufftw.h", ()),
+    ("cu13", "curand.h", ("hiprand/hiprand.h",)),
+    ("cu13", "curand_kernel.h", ("hiprand/hiprand_kernel.h",)),
+    ("cu13", "curand_mtgp32_host.h", ("hiprand/hiprand_mtgp32_host.h",)),
+    ("cu13", "curand_*.h", ("hiprand/hiprand_kernel.h",)),
+    ("cu13", "cusparse.h", ("hipsparse/hipsparse.h",)),
+    ("cu13", "cusparse_v2.h", ("hipsparse/hipsparse.h",)),
+    ("cu13", "cusolverDn.h", ("hipsolver/hipsolver.h",)),
+    ("cu13", "cusolverSp.h", ("hipsolver/hipsolver.h",)),
+    ("cu13", "cusolverRf.h", ("hipsolver/hipsolver.h",)),
+    ("cu13", "cusolver_common.h", ("hipsolver/hipsolver.h",)),
+    ("cu13", "cusolverMg.h", ()),
+    ("cu13", "nvrtc.h", ("hip/hiprtc.h",)),
+    ("cuda", "nvtx3/nvToolsExt.h", ("roctracer/roctx.h",)),
+    ("cuda", "nvToolsExt.h", ("roctracer/roctx.h",)),
+    ("cuda", "nvtx3/nvToolsExtCuda.h", ("roctracer/roctx.h",)),
+    ("cuda", "nvtx3/nvToolsExtCudaRt.h", ("roctracer/roctx.h",)),
+    ("nccl", "nccl.h", ("rccl/rccl.h",)),
+    ("cudnn", "cudnn.h", ("miopen/miopen.h",)),
+    ("cudnn", "cudnn_*.h", ()),
+    ("cuda", "cccl/cub/cub.cuh", ("hipcub/hipcub.hpp",)),
+    ("cuda", "cccl/cub/*.cuh", ("hipcub/{rel}.hpp", "hipcub/hipcub.hpp")),
+    ("cuda", "cccl/cub/*/*.cuh", ("hipcub/{rel}.hpp", "hipcub/hipcub.hpp")),
+    ("cuda", "cccl/thrust/*.h", ("thrust/{rel}.h",)),
+    ("cuda", "cccl/thrust/iterator/*.h", ("thrust/{rel}.h",)),
+    ("cuda", "cccl/thrust/system/cuda/*.h", ("thrust/system/hip/{relhip}.h",)),
+)
+
+#: HIP headers that no verified release installs; their path is documented, not checked.
+UNCHECKED_HEADERS = {
+    "rccl/rccl.h": "RCCL installs rccl/rccl.h (ROCm RCCL documentation, 'Using RCCL'); "
+                   "Debian has no RCCL for HIP 6.4, so it is not checked here",
+    "roctracer/roctx.h": "rocTX ships in roctracer as roctracer/roctx.h (ROCm roctracer "
+                         "documentation); no verified release installs it",
+}
+
+#: the component directory layout (hipblas/hipblas.h, ...) exists from ROCm 5.2 on
+LAYOUT_SOURCE = ("ROCm 5.2 installs component headers as include/<component>/<header> and keeps "
+                 "deprecated top-level wrappers (ROCm 5.3 release notes, 'Linux Filesystem "
+                 "Hierarchy Standard for ROCm'; 5.2's include/hipblas.h says 'use "
+                 "hipblas/hipblas.h')")
+
+
+def includes_doc(roots: dict[str, Path]) -> dict:
+    entries: dict[str, dict] = {}
+    for root_key, pattern, candidates in INCLUDE_RULES:
+        root = roots.get(root_key)
+        if root is None:
+            continue
+        found = sorted(root.glob(pattern)) if any(c in pattern for c in "*?") else [root / pattern]
+        for path in found:
+            if not path.is_file():
+                continue
+            key = path.relative_to(root).as_posix()
+            key = key.removeprefix("cccl/")
+            if key.startswith("nvtx3/") and pattern == "nvToolsExt.h":
+                continue
+            if key in entries:
+                continue
+            if pattern == "nvToolsExt.h":
+                key = "nvToolsExt.h"
+            rel = key.split("/", 1)[1].rsplit(".", 1)[0] if "/" in key else path.stem
+            relhip = rel.split("/", 2)[-1] if rel.startswith("system/cuda/") else rel
+            entries[key] = include_entry(candidates, rel, relhip)
+    return {"schema": 1, "family": "includes", "title": "CUDA headers -> HIP headers",
+            "source": "generated by scripts/gen_mapping.py: CUDA " + CUDA_VERSION + " header "
+                      "files mapped by its INCLUDE_RULES table; each HIP header checked to exist "
+                      "in the verified releases. " + LAYOUT_SOURCE,
+            "verified_releases": [r.version for r in RELEASES], "entries": entries}
+
+
+def include_entry(candidates: tuple[str, ...], rel: str, relhip: str) -> dict:
+    for cand in candidates:
+        hip = cand.format(rel=rel, relhip=relhip)
+        have = [r.version for r in RELEASES if (r.root / hip).is_file()]
+        if have:
+            entry: dict = {"hip": hip, "since": have[0]}
+            component = hip.split("/", 1)[0]
+            if have[0] != RELEASES[0].version and component not in ("hip", "thrust"):
+                # a library that the oldest verified release does not install at all
+                if not any((RELEASES[0].root / component).is_dir() for _ in (0,)):
+                    entry["since"] = RELEASES[0].version
+                    entry["note"] = f"not installed in the ROCm {RELEASES[0].version} tree; " \
+                                    "path per the component layout"
+            return entry
+        if hip in UNCHECKED_HEADERS:
+            return {"hip": hip, "note": UNCHECKED_HEADERS[hip]}
+    return {"status": "unsupported"}
+
+
+#: identifier prefixes that make a name CUDA-looking (reported as 'unknown' when unmapped)
+PREFIXES: tuple[tuple[str, str], ...] = (
+    (r"cuda[A-Z_0-9]", "runtime"), (r"CUDA_", "runtime/driver"), (r"CUDART_", "runtime"),
+    (r"cu[A-Z]", "driver"), (r"CU_", "driver"), (r"CU[a-z]", "driver types"),
+    (r"cublas", "cublas"), (r"CUBLAS", "cublas"), (r"cufft", "cufft"), (r"CUFFT_", "cufft"),
+    (r"curand", "curand"), (r"CURAND_", "curand"), (r"cusparse", "cusparse"),
+    (r"CUSPARSE_", "cusparse"), (r"cusolver", "cusolver"), (r"CUSOLVER_", "cusolver"),
+    (r"cudnn", "cudnn"), (r"CUDNN_", "cudnn"), (r"nvrtc", "nvrtc"), (r"NVRTC_", "nvrtc"),
+    (r"nvtx", "nvtx"), (r"NVTX_", "nvtx"), (r"nccl", "nccl"), (r"NCCL_", "nccl"),
+    (r"__nv_", "types"), (r"make_cu[A-Z]", "types"), (r"cub::", "cub"),
+    (r"cooperative_groups::", "cooperative_groups"), (r"__shfl\w*_sync\b", "device"),
+)
+
+
+def prefixes_doc() -> dict:
+    return {"schema": 1,
+            "source": "scripts/gen_mapping.py PREFIXES: the name prefixes of the CUDA families "
+                      "it reads (an identifier matching one is CUDA-looking)",
+            "prefixes": [{"pattern": p, "family": f} for p, f in PREFIXES]}
+
+
+def releases_doc() -> dict:
+    return {
+        "schema": 1,
+        "source": "the ROCm releases whose headers scripts/gen_mapping.py reads; include roots "
+                  "are relative to the repository (absolute for system trees)",
+        "releases": [
+            {"version": r.version, "include_root": r.root_label, "source": r.source,
+             "verified": True, "header_sets": [s for s in HIP_SETS if hip_decls(r.version, s)]}
+            for r in RELEASES
+        ],
+    }
+
+
+# -- output -----------------------------------------------------------------------------------
+def family_doc(res: Result) -> dict:
+    fam = res.family
+    releases = ", ".join(
+        f"ROCm {v} ({next(r for r in RELEASES if r.version == v).root_label})" for v in res.verified
+    )
+    source = (f"generated by scripts/gen_mapping.py from CUDA {CUDA_VERSION} headers "
+              f"({', '.join(fam.cuda_headers)})")
+    if fam.hip_sets:
+        source += f" checked against the {', '.join(fam.hip_sets)} headers of " + (
+            releases or "no installed ROCm release")
+    source += "; irregular names from overrides.toml"
+    doc = {"schema": 1, "family": fam.name, "title": fam.title, "source": source,
+           "verified_releases": res.verified, "entries": res.entries}
+    if fam.replaces:
+        doc["replaces"] = fam.replaces
+    return doc
+
+
+def dumps(doc: dict) -> str:
+    """JSON with one entry per line: small diffs, deterministic."""
+    head = {k: v for k, v in doc.items() if k != "entries"}
+    lines = ["{"]
+    for k in sorted(head):
+        lines.append(f"  {json.dumps(k)}: {json.dumps(head[k], sort_keys=True)},")
+    lines.append('  "entries": {')
+    items = sorted(doc["entries"].items())
+    for i, (k, v) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        lines.append(f"    {json.dumps(k)}: {json.dumps(v, sort_keys=True)}{comma}")
+    lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def build(roots: dict[str, Path]) -> tuple[dict[str, str], list[Result]]:
+    overrides = load_overrides()
+    known = {f.name for f in FAMILIES}
+    for fam_name, cname in overrides:
+        if fam_name not in known:
+            raise SystemExit(f"overrides.toml: unknown family {fam_name!r} (row {cname})")
+    results = [generate_family(f, roots, overrides) for f in FAMILIES]
+    # one family per CUDA name: the first family (in FAMILIES order) that has it wins
+    owner: dict[str, str] = {}
+    for res in results:
+        if res.family.replaces:
+            continue
+        for k in list(res.entries):
+            if k in owner:
+                del res.entries[k]
+            else:
+                owner[k] = res.family.name
+    files = {f"{r.family.name}.json": dumps(family_doc(r)) for r in results}
+    files["includes.json"] = dumps(includes_doc(roots))
+    files["prefixes.json"] = json.dumps(prefixes_doc(), indent=2, sort_keys=True) + "\n"
+    files["releases.json"] = json.dumps(releases_doc(), indent=2, sort_keys=True) + "\n"
+    return files, results
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true",
+                    help="do not write; exit 1 if a data file differs from what would be generated")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    roots = cuda_roots()
+    missing = [r.root_label for r in RELEASES if not r.root.is_dir()]
+    if missing:
+        print(f"gen_mapping: HIP headers missing for {', '.join(missing)} "
+              "(run scripts/toolchain-rocm.sh)", file=sys.stderr)
+        return 2
+    files, results = build(roots)
+    print(f"{'family':20} {'cuda':>6} {'mapped':>7} {'unsupp':>7}  verified")
+    for r in results:
+        mapped = sum(1 for e in r.entries.values() if "hip" in e)
+        print(f"{r.family.name:20} {len(r.entries):6} {mapped:7} {len(r.entries) - mapped:7}  "
+              f"{','.join(r.verified) or '-'}")
+    stale = []
+    for name, text in sorted(files.items()):
+        path = DATA / name
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        if old != text:
+            stale.append(name)
+            if not args.check:
+                path.write_text(text, encoding="utf-8")
+    total = sum(len(t) for t in files.values())
+    print(f"{len(files)} files, {total / 1e6:.2f} MB, {time.perf_counter() - t0:.1f} s")
+    if args.check and stale:
+        print(f"gen_mapping: stale data files: {', '.join(stale)}", file=sys.stderr)
+        return 1
+    if not args.check:
+        print(f"wrote {len(stale)} changed file(s) to {DATA.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

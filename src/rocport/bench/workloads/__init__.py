@@ -1,0 +1,1 @@
+"""The workloads of ``rocport bench``: each yields :class:`Result` and :class:`Skipped` records."""

@@ -1,0 +1,330 @@
+"""Compile every translation unit of a ported tree for AMD GPUs, in parallel.
+
+Each unit is compiled once per check with all requested ``--offload-arch`` values
+(``hipcc -x hip -c``), in its own temporary folder. Before compiling, the unit's ``#include``
+directives are resolved against the tree, the ``-I`` folders and the toolchain's own header
+search list: when a header of a library that the toolchain does not have at all is missing
+(hipBLAS in the Debian 12 ROCm 5.2 packages, say), the unit is compiled device-only, which still
+proves GPU code that does not need it, and it is reported ``unavailable`` if that header is
+needed anyway. A header that is missing while its library is present is a porting error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from rocport.check.diagnostics import CompilerDiagnostic, parse_diagnostics
+from rocport.check.model import CheckReport, Diagnostic, Mode, Status, UnitResult
+from rocport.check.sourcemap import ChangedName, SourceMap
+from rocport.check.toolchain import Toolchain, find_toolchain
+from rocport.errors import InputError
+from rocport.lexer import compile_scanner
+
+#: always translation units
+UNIT_SUFFIXES = frozenset({".hip", ".cu"})
+#: translation units when they use HIP (include a HIP header, or define a kernel)
+HOST_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".c++"})
+_USES_HIP = re.compile(r"#\s*include\s*[<\"]hip|__global__|<<<")
+_SKIPPED_DIRS = frozenset({"__pycache__", "CMakeFiles", "node_modules"})
+_MAX_INCLUDE_DEPTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """How each unit is compiled."""
+
+    offload_arch: tuple[str, ...]
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[Path, ...] = ()
+    flags: tuple[str, ...] = ()
+    std: str | None = "c++17"  # nvcc's default since CUDA 11; hipcc 5.2 would otherwise use c++11
+    mode: str = "auto"  # "auto", "full" or "device-only"
+    timeout: float = 600
+
+
+def find_units(tree: Path) -> list[str]:
+    """Translation units under ``tree`` (relative, ``/``-separated, sorted); hidden folders skipped."""
+    if tree.is_file():
+        return [tree.name]
+    units = []
+    for folder, dirs, files in os.walk(tree):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        for name in files:
+            path = Path(folder, name)
+            suffix = path.suffix.lower()
+            if suffix in UNIT_SUFFIXES or (suffix in HOST_SUFFIXES and _uses_hip(path)):
+                units.append(path.relative_to(tree).as_posix())
+    return sorted(units)
+
+
+def _uses_hip(path: Path) -> bool:
+    try:
+        return _USES_HIP.search(path.read_text(encoding="utf-8", errors="replace")) is not None
+    except OSError:
+        return False
+
+
+def check_tree(
+    tree: str | os.PathLike[str],
+    *,
+    offload_arch: Sequence[str] = ("gfx90a",),
+    hipcc: str | os.PathLike[str] | None = None,
+    rocm: str | None = None,
+    toolchain: Toolchain | None = None,
+    jobs: int | None = None,
+    defines: Iterable[str] = (),
+    include_dirs: Iterable[str | os.PathLike[str]] = (),
+    flags: Iterable[str] = (),
+    std: str | None = "c++17",
+    mode: str = "auto",
+    units: Iterable[str] | None = None,
+    source_map: SourceMap | str | os.PathLike[str] | None = None,
+    cuda_root: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+    on_result: Callable[[UnitResult], None] | None = None,
+    timeout: float = 600,
+) -> CheckReport:
+    """Compile the translation units of ``tree`` for ``offload_arch`` and report per unit.
+
+    The toolchain is ``toolchain``, else the one found for ``hipcc``/``rocm`` (see
+    :func:`rocport.check.toolchain.find_toolchain`). Errors are mapped back to the CUDA original
+    through ``source_map`` (a :class:`SourceMap` or a ``rocport port --json`` report) or the
+    same-named files under ``cuda_root``. Raises :class:`InputError` for a bad tree or GPU target
+    and :class:`ToolError` when no compiler works; a compile failure is a result, not an error.
+    """
+    started = time.perf_counter()
+    root = Path(tree).resolve()
+    if not root.exists():
+        raise InputError(f"no such file or folder: {tree}")
+    base = root.parent if root.is_file() else root
+    archs = tuple(dict.fromkeys(a.strip() for a in offload_arch if a.strip()))
+    if not archs:
+        raise InputError("no --offload-arch given")
+    if mode not in ("auto", "full", "device-only"):
+        raise InputError(f"unknown mode {mode!r} (auto, full or device-only)")
+    toolchain = toolchain or find_toolchain(hipcc=hipcc, rocm=rocm)
+    unknown = [a for a in archs if a not in toolchain.offload_archs]
+    if unknown:
+        near = sorted(a for a in toolchain.offload_archs if a.startswith(unknown[0][:4]))
+        raise InputError(
+            f"{', '.join(unknown)}: not a GPU target of HIP {toolchain.release} "
+            f"(clang {toolchain.clang_version}); it knows {', '.join(near) or 'none like it'}"
+        )
+    selected = sorted(units) if units is not None else find_units(root)
+    if not selected:
+        raise InputError(f"no translation units (.hip, .cu, or C++ files using HIP) in {tree}")
+    for rel in selected:
+        if not (base / rel).is_file():
+            raise InputError(f"not a file in {base}: {rel}")
+    sources = _source_map(source_map, cuda_root, base, selected)
+    options = CheckOptions(
+        offload_arch=archs, defines=tuple(defines),
+        include_dirs=tuple(Path(d).resolve() for d in include_dirs), flags=tuple(flags),
+        std=std, mode=mode, timeout=timeout,
+    )  # fmt: skip
+    for folder in options.include_dirs:
+        if not folder.is_dir():
+            raise InputError(f"-I folder does not exist: {folder}")
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(selected)))
+    report = CheckReport(
+        tree=str(root), toolchain=toolchain.to_dict(), offload_arch=list(archs),
+        flags=base_flags(options), jobs=workers,
+    )  # fmt: skip
+    results: dict[str, UnitResult] = {}
+    with _progress(progress, len(selected), toolchain) as advance, ThreadPoolExecutor(workers) as pool:
+        futures = [pool.submit(compile_unit, base, rel, toolchain, options, sources) for rel in selected]
+        for future in as_completed(futures):
+            result = future.result()
+            results[result.path] = result
+            if on_result is not None:
+                on_result(result)
+            advance(result)
+    report.units = [results[rel] for rel in selected]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _source_map(source_map, cuda_root, base: Path, selected: list[str]) -> SourceMap:
+    if isinstance(source_map, SourceMap):
+        return source_map
+    if source_map is not None:
+        return SourceMap.from_report(Path(source_map), base)
+    if cuda_root is not None:
+        return SourceMap.from_cuda_root(base, Path(cuda_root).resolve(), selected)
+    return SourceMap()
+
+
+def base_flags(options: CheckOptions) -> list[str]:
+    """Flags shared by every unit (before the unit's own path and output)."""
+    flags = ["-x", "hip", "-c", *(f"--offload-arch={arch}" for arch in options.offload_arch)]
+    if options.std:
+        flags.append(f"-std={options.std}")
+    flags.append("-fdiagnostics-absolute-paths")
+    flags += [f"-D{d}" for d in options.defines]
+    flags += [f"-I{d}" for d in options.include_dirs]
+    flags += options.flags
+    return flags
+
+
+def compile_unit(
+    base: Path, rel: str, toolchain: Toolchain, options: CheckOptions, sources: SourceMap
+) -> UnitResult:
+    """Compile one unit and classify the outcome (see the module docstring)."""
+    source = base / rel
+    missing = missing_headers(source, base, options.include_dirs, toolchain)
+    absent = [h for h in missing if not toolchain.has_library(h)]
+    device_only = options.mode == "device-only" or (options.mode == "auto" and bool(absent))
+    mode = Mode.DEVICE_ONLY if device_only else Mode.FULL
+    args = [*base_flags(options), f"-I{base}", *(["--offload-device-only"] if device_only else []),
+            str(source)]
+    started = time.perf_counter()
+    scratch = "/tmp" if toolchain.launcher.root is not None else None  # /tmp is bound into roots
+    with tempfile.TemporaryDirectory(prefix="rocport-check-", dir=scratch) as work:
+        proc = toolchain.launcher.run(
+            toolchain.launcher.hipcc, args, cwd=Path(work),
+            binds=[base, *options.include_dirs], timeout=options.timeout,
+        )  # fmt: skip
+    seconds = time.perf_counter() - started
+    found = [d for d in parse_diagnostics(proc.stdout + "\n" + proc.stderr) if d.severity != "note"]
+    errors = [d for d in found if d.severity == "error"]
+    if proc.returncode == 0:
+        status = Status.PASSED
+    elif errors and all(d.missing_header in absent for d in errors):
+        status = Status.UNAVAILABLE
+    else:
+        status = Status.FAILED
+        if not errors:  # killed, or a driver failure that printed no clang diagnostic
+            tail = (proc.stderr.strip() or proc.stdout.strip() or "no output").splitlines()[-1]
+            found.append(CompilerDiagnostic(None, None, None, "error",
+                                            f"hipcc exited with status {proc.returncode}: {tail}"))
+    file_map = sources.get(rel)
+    texts: dict[str, list[str]] = {}
+    return UnitResult(
+        path=rel, status=status, mode=mode, seconds=seconds,
+        command=[toolchain.launcher.hipcc, *args],
+        diagnostics=[_mapped(d, base, sources, texts) for d in found],
+        missing_headers=missing, cuda_file=file_map.cuda_path if file_map else None,
+    )  # fmt: skip
+
+
+def _mapped(
+    diag: CompilerDiagnostic, base: Path, sources: SourceMap, texts: dict[str, list[str]]
+) -> Diagnostic:
+    """A compiler diagnostic with its tree-relative path and, when known, its CUDA origin."""
+    file = diag.file
+    result = Diagnostic(file, diag.line, diag.column, diag.severity, diag.message, diag.passes)
+    if file is None:
+        return result
+    try:
+        rel = Path(os.path.normpath(file)).relative_to(base).as_posix()
+    except ValueError:
+        return result  # a toolchain header
+    result.file = rel
+    file_map = sources.get(rel)
+    if file_map is not None and diag.line is not None:
+        cuda_line = file_map.cuda_line(diag.line)
+        result.cuda_file = file_map.cuda_path
+        result.cuda_line = cuda_line
+        result.inserted = cuda_line is None
+        result.changed = file_map.changed_on(cuda_line)
+        if diag.column is not None and result.changed:
+            if rel not in texts:
+                try:
+                    texts[rel] = (base / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+                except OSError:
+                    texts[rel] = []
+            lines = texts[rel]
+            text = lines[diag.line - 1] if 0 < diag.line <= len(lines) else ""
+            result.at_column = name_at(text, diag.column, result.changed)
+    return result
+
+
+def name_at(line: str, column: int, changed: Sequence[ChangedName]) -> ChangedName | None:
+    """The changed name whose HIP spelling covers 1-based ``column`` of ``line``."""
+    offset = column - 1
+    for name in changed:
+        if not name.hip:
+            continue
+        pattern = re.escape(name.hip) if name.hip[0] in "<\"" else rf"(?<!\w){re.escape(name.hip)}(?!\w)"
+        for match in re.finditer(pattern, line):
+            if match.start() <= offset < match.end():
+                return name
+    for name in changed:  # a name left as written (unsupported, unknown) at the column
+        if name.hip is None and line[offset:offset + len(name.cuda)] == name.cuda:
+            return name
+    return None
+
+
+def missing_headers(
+    source: Path, base: Path, include_dirs: Sequence[Path], toolchain: Toolchain
+) -> list[str]:
+    """Headers that ``source`` (and the project headers it includes) name but nothing provides.
+
+    Conditional compilation is not evaluated: a header under ``#ifdef`` counts as included.
+    """
+    scanner = compile_scanner()
+    missing: list[str] = []
+    seen: set[Path] = set()
+    stack = [(source, 0)]
+    while stack:
+        path, depth = stack.pop()
+        if path in seen or depth > _MAX_INCLUDE_DEPTH:
+            continue
+        seen.add(path)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for match in scanner.finditer(text):
+            if match.lastgroup != "include":
+                continue
+            written = match["ipath"]
+            name = written[1:-1].strip()
+            local = [path.parent] if written.startswith('"') else []
+            found = next((d / name for d in (*local, *include_dirs, base)
+                          if (d / name).is_file()), None)  # fmt: skip
+            if found is not None:
+                stack.append((found.resolve(), depth + 1))
+            elif toolchain.find_header(name) is None and name not in missing:
+                missing.append(name)
+    return missing
+
+
+class _progress:
+    """A rich progress bar on stderr (or nothing), advanced once per finished unit."""
+
+    def __init__(self, enabled: bool, total: int, toolchain: Toolchain) -> None:
+        self.enabled = enabled
+        self.total = total
+        self.label = f"hipcc {toolchain.release}"
+        self.bar = None
+
+    def __enter__(self) -> Callable[[UnitResult], None]:
+        if not self.enabled:
+            return lambda result: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[last]}"), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True,
+        )  # fmt: skip
+        self.bar.start()
+        task = self.bar.add_task(self.label, total=self.total, last="")
+
+        def advance(result: UnitResult) -> None:
+            self.bar.update(task, advance=1, last=f"{result.path}: {result.status.value}")
+
+        return advance
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -1,0 +1,105 @@
+"""Group membership and access to the GPU device nodes (/dev/kfd, /dev/dri/renderD*)."""
+
+from __future__ import annotations
+
+import os
+
+from rocport.doctor import data
+from rocport.doctor.checks.base import Check, check
+from rocport.doctor.context import Context
+from rocport.doctor.model import CheckResult, Status
+
+
+@check("perm.groups", "permissions", "User in the render and video groups")
+def perm_groups(ctx: Context, c: Check) -> CheckResult:
+    ident = ctx.identity
+    wanted = data.install_facts()["groups"]
+    if ident is None:
+        return c.result(Status.WARN, "cannot run `id`", "Check with `id` by hand.")
+    user = ident.user
+    if ident.uid == 0:
+        return c.result(
+            Status.PASS,
+            "running as root: device access does not depend on groups",
+            f"Give your everyday user access: sudo usermod -aG {','.join(wanted)} <user>",
+            user=user,
+        )
+    existing = [g for g in wanted if g in ctx.groups]
+    if not existing:
+        return c.result(
+            Status.FAIL,
+            f"none of the groups {', '.join(wanted)} exist in /etc/group",
+            "Install the amdgpu driver packages (they create the render group), "
+            "or: sudo groupadd --system render",
+        )
+    primary = ctx.passwd.get(user, (ident.uid, ident.gid))[1]
+    configured = {
+        g for g in existing if user in ctx.groups[g].members or ctx.groups[g].gid == primary
+    }
+    missing = [g for g in existing if g not in configured]
+    absent = [g for g in wanted if g not in ctx.groups]
+    details = {"user": user, "groups": sorted(ident.group_names), "missing": missing}
+    note = f" (no {', '.join(absent)} group on this system)" if absent else ""
+    if missing:
+        return c.result(
+            Status.FAIL,
+            f"user {user} is not in {', '.join(missing)}{note}",
+            f"sudo usermod -aG {','.join(missing)} {user}  # then log out and back in",
+            **details,
+        )
+    stale = [g for g in existing if g not in ident.group_names]
+    if stale:
+        return c.result(
+            Status.WARN,
+            f"{user} was added to {', '.join(stale)} but this session predates it",
+            "Log out and back in (or run `newgrp render`) so the new groups apply.",
+            **details,
+        )
+    return c.result(Status.PASS, f"{user} is in {', '.join(existing)}{note}", **details)
+
+
+@check("perm.devices", "permissions", "GPU device nodes /dev/kfd and /dev/dri/renderD*")
+def perm_devices(ctx: Context, c: Check) -> CheckResult:
+    kfd = ctx.host.exists("/dev/kfd")
+    renders = ctx.host.glob("/dev/dri/renderD*")
+    details = {"kfd": kfd, "render_nodes": renders}
+    if not kfd:
+        why = (
+            "the amdgpu driver is not loaded"
+            if ctx.amd_host
+            else "no AMD GPU driver is loaded on this host"
+        )
+        return c.result(
+            Status.FAIL,
+            f"/dev/kfd is missing: {why}",
+            "Load the driver (sudo modprobe amdgpu) or install it: "
+            f"rocport install-plan --rocm {ctx.release}",
+            **details,
+        )
+    if not renders:
+        return c.result(
+            Status.FAIL,
+            "/dev/kfd present but no /dev/dri/renderD* node",
+            "Check `dmesg | grep amdgpu` for a driver initialisation failure.",
+            **details,
+        )
+    nodes = ["/dev/kfd", *renders]
+    if ctx.host.offline:
+        return c.result(
+            Status.PASS,
+            f"present: {', '.join(nodes)} (access not tested offline)",
+            **details,
+        )
+    denied = [n for n in nodes if not os.access(n, os.R_OK | os.W_OK)]
+    if denied:
+        return c.result(
+            Status.FAIL,
+            f"no read/write access to {', '.join(denied)}",
+            "sudo usermod -aG render,video $USER  # then log out and back in",
+            **details,
+            denied=denied,
+        )
+    return c.result(Status.PASS, f"read/write access to {', '.join(nodes)}", **details)
+
+
+CHECKS = (perm_groups, perm_devices)

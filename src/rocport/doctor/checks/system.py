@@ -1,0 +1,106 @@
+"""Operating system, kernel and disk space against the chosen ROCm release."""
+
+from __future__ import annotations
+
+from rocport.doctor import data
+from rocport.doctor.checks.base import Check, check, gib
+from rocport.doctor.context import Context
+from rocport.doctor.model import CheckResult, Status
+from rocport.doctor.parse.system import parse_df_portable
+
+
+def _supported_labels(ctx: Context) -> str:
+    return ", ".join(row["label"] for row in ctx.release_data["os"])
+
+
+@check("os.supported", "system", "Operating system in the ROCm support matrix")
+def os_supported(ctx: Context, c: Check) -> CheckResult:
+    osr = ctx.os_release
+    if not osr:
+        return c.result(
+            Status.WARN,
+            "no /etc/os-release",
+            "Cannot tell the distribution; see os-release(5).",
+        )
+    name = osr.get("PRETTY_NAME") or f"{osr.get('ID', '?')} {osr.get('VERSION_ID', '')}"
+    details = {"id": osr.get("ID"), "version_id": osr.get("VERSION_ID"), "pretty_name": name}
+    row = ctx.matrix_row
+    release = ctx.release
+    if row is None:
+        return c.result(
+            Status.WARN,
+            f"{name} is not in the ROCm {release} support matrix",
+            f"Use one of: {_supported_labels(ctx)} (AMD does not validate others).",
+            **details,
+            source=ctx.release_data["sources"]["os"],
+        )
+    note = f" ({row['note']})" if row.get("note") else ""
+    return c.result(
+        Status.PASS,
+        f"{name}: listed for ROCm {release} as {row['label']}{note}",
+        **details,
+        matrix_label=row["label"],
+        source=ctx.release_data["sources"]["os"],
+    )
+
+
+@check("os.kernel", "system", "Kernel version validated for this distribution")
+def os_kernel(ctx: Context, c: Check) -> CheckResult:
+    release, series = ctx.kernel_release, ctx.kernel_series
+    if release is None:
+        return c.result(Status.WARN, "cannot read /proc/sys/kernel/osrelease", "Run on Linux.")
+    row = ctx.matrix_row
+    if row is None:
+        return c.result(
+            Status.SKIP,
+            f"kernel {release}; no validated kernels known for this OS",
+            release=release,
+        )
+    if series in row["kernels"]:
+        return c.result(
+            Status.PASS, f"kernel {release} ({row['label']}: {row['kernel_text']})", release=release
+        )
+    return c.result(
+        Status.WARN,
+        f"kernel {release} is not a validated {row['label']} kernel ({row['kernel_text']})",
+        f"Boot a {row['label']} kernel of series {', '.join(row['kernels'])}; "
+        "amdgpu-dkms may not build against other kernels.",
+        release=release,
+        validated=row["kernels"],
+    )
+
+
+@check("os.disk", "system", "Free disk space where ROCm installs (/opt)")
+def os_disk(ctx: Context, c: Check) -> CheckResult:
+    facts = data.install_facts()
+    minimum, sdk = facts["min_free_gb"], facts["sdk_free_gb"]
+    target = "/opt" if ctx.host.exists("/opt") else "/"
+    probe = ctx.host.run("df", ["df", "-Pk", str(ctx.host.path(target))])
+    space = parse_df_portable(probe.stdout) if probe.ok else None
+    if space is None:
+        return c.result(
+            Status.WARN,
+            f"cannot measure free space: {probe.command}: {probe.error_line()}",
+            f"Check by hand with `df -h {target}`.",
+        )
+    free_gb = space.available_bytes / 1024**3
+    found = f"{gib(space.available_bytes)} free on {space.mount} ({space.filesystem})"
+    details = {"path": target, "available_bytes": space.available_bytes, "mount": space.mount}
+    if free_gb < minimum:
+        return c.result(
+            Status.FAIL,
+            found,
+            f"Free at least {minimum} GB under {target} (about {sdk} GB for the full SDK).",
+            **details,
+        )
+    if free_gb < sdk:
+        return c.result(
+            Status.WARN,
+            found + f"; enough for the runtime, not the full SDK (~{sdk} GB)",
+            f"Free about {sdk} GB under {target} before `apt install rocm`.",
+            **details,
+        )
+    return c.result(Status.PASS, found, **details)
+
+
+CHECKS = (os_supported, os_kernel, os_disk)

@@ -1,0 +1,134 @@
+"""Parse the JSON of ``rocm-smi --showallinfo --json`` and ``amd-smi static --json``.
+
+rocm-smi reference: ROCm/rocm_smi_lib ``python_smi_tools/rocm_smi.py`` (``--json`` prints one
+object keyed ``card0``, ``card1``, ... plus ``system``; every value is a string, e.g.
+``"Temperature (Sensor junction) (C)": "38.0"``, ``"VRAM Total Memory (B)": "206141652992"``;
+key capitalisation changed between releases, e.g. ``Card series`` / ``Card Series``).
+amd-smi reference: ROCm/amdsmi ``amdsmi_cli`` (https://rocm.docs.amd.com/projects/amdsmi/en/latest/how-to/amdsmi-cli-tool.html):
+a list of per-GPU objects (``{"gpu_data": [...]}`` from ROCm 6.4 on) with ``asic.market_name``,
+``asic.target_graphics_version`` and ``vram.size`` as ``{"value": 196592, "unit": "MB"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SmiGpu:
+    card: str
+    name: str | None
+    gfx: str | None
+    temperature_c: float | None
+    use_percent: float | None
+    vram_total_bytes: int | None
+    vram_used_bytes: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _first_json(text: str) -> Any:
+    """Decode the first JSON value in ``text`` (the tools may print warnings before it)."""
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"[\[{]", text):
+        try:
+            return decoder.raw_decode(text, match.start())[0]
+        except json.JSONDecodeError:
+            continue
+    raise ValueError("no JSON found in the output")
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, dict):
+        value = value.get("value")
+    if isinstance(value, int | float):
+        return float(value)
+    match = re.search(r"-?\d+(?:\.\d+)?", str(value or ""))
+    return float(match[0]) if match else None
+
+
+def _get(fields: dict[str, Any], *keys: str) -> Any:
+    folded = {k.casefold(): v for k, v in fields.items()}
+    for key in keys:
+        if key.casefold() in folded:
+            return folded[key.casefold()]
+    return None
+
+
+def parse_rocm_smi(text: str) -> tuple[list[SmiGpu], str | None]:
+    """Return the GPUs and the amdgpu driver version from rocm-smi's JSON."""
+    data = _first_json(text)
+    gpus = []
+    for card, fields in data.items():
+        if not card.startswith("card") or not isinstance(fields, dict):
+            continue
+        total, used = (
+            _number(_get(fields, "VRAM Total Memory (B)")),
+            _number(_get(fields, "VRAM Total Used Memory (B)")),
+        )
+        name = _get(fields, "Card Series", "Device Name", "Card Model")
+        gpus.append(
+            SmiGpu(
+                card=card,
+                name=str(name) if name is not None else None,
+                gfx=_get(fields, "GFX Version"),
+                temperature_c=_number(
+                    _get(
+                        fields,
+                        "Temperature (Sensor junction) (C)",
+                        "Temperature (Sensor edge) (C)",
+                    )
+                ),
+                use_percent=_number(_get(fields, "GPU use (%)")),
+                vram_total_bytes=int(total) if total is not None else None,
+                vram_used_bytes=int(used) if used is not None else None,
+            )
+        )
+    system = data.get("system", {})
+    driver = _get(system, "Driver version") if isinstance(system, dict) else None
+    return gpus, driver
+
+
+_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+
+
+def _bytes(value: Any) -> int | None:
+    if isinstance(value, dict):
+        number, unit = _number(value.get("value")), str(value.get("unit", "B")).upper()
+    else:
+        match = re.match(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?B)?", str(value or ""))
+        if not match:
+            return None
+        number, unit = float(match[1]), (match[2] or "B").upper()
+    return int(number * _UNITS.get(unit, 1)) if number is not None else None
+
+
+def parse_amd_smi_static(text: str) -> tuple[list[SmiGpu], str | None]:
+    """Return the GPUs and driver version from ``amd-smi static --json``."""
+    data = _first_json(text)
+    if isinstance(data, dict):
+        data = data.get("gpu_data", [])
+    gpus, driver = [], None
+    for item in data:
+        asic, vram = item.get("asic", {}), item.get("vram", {})
+        info = item.get("driver", {})
+        if isinstance(info, dict) and info.get("version"):
+            driver = str(info["version"])
+        gpus.append(
+            SmiGpu(
+                card=f"gpu{item.get('gpu', len(gpus))}",
+                name=asic.get("market_name"),
+                gfx=asic.get("target_graphics_version"),
+                temperature_c=None,
+                use_percent=None,
+                vram_total_bytes=_bytes(vram.get("size")),
+                vram_used_bytes=None,
+            )
+        )
+    return gpus, driver

@@ -1,0 +1,191 @@
+"""The library entry point of ``rocport port``: :func:`port_tree`."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from rocport.errors import InputError, OutputError
+from rocport.port import tree
+from rocport.port.config import (
+    BuildFiles,
+    PathFilter,
+    ProjectConfig,
+    detect_rocm_release,
+    find_config,
+    read_compile_commands,
+)
+from rocport.port.model import PortOptions, TreeReport
+
+#: suffix of the default output: ``src/`` -> ``src-hip/``, ``kernel.cu`` -> ``kernel-hip.cu``
+OUTPUT_SUFFIX = "-hip"
+
+
+def resolve_options(
+    config: ProjectConfig,
+    *,
+    rocm: str | None = None,
+    blas: str | None = None,
+    launch: str | None = None,
+    names: Iterable[tuple[str, str]] = (),
+) -> PortOptions:
+    """Options from explicit values, then the project config, then the defaults;
+    ``rocm="auto"`` becomes the release of the installed HIP headers."""
+    defaults = PortOptions()
+    rocm = rocm or config.rocm
+    if rocm == "auto":
+        rocm = detect_rocm_release()
+    extra = dict(config.names)
+    extra.update(names)
+    return PortOptions(
+        rocm=rocm,
+        blas=blas or config.blas or defaults.blas,
+        launch=launch or config.launch or defaults.launch,
+        extra_names=tuple(sorted(extra.items())),
+    )
+
+
+def default_output(src: Path) -> Path:
+    """``SRC-hip`` beside a folder; ``NAME-hip.SUFFIX`` beside a file."""
+    src = src.resolve()
+    if src.is_dir():
+        return src.with_name(src.name + OUTPUT_SUFFIX)
+    return src.with_name(src.stem + OUTPUT_SUFFIX + src.suffix)
+
+
+def _load_migrate() -> tree.Migrate | None:
+    try:
+        from rocport.port.build import migrate
+    except ImportError:
+        return None
+    return migrate
+
+
+def _plan(
+    src: Path, dest_root: Path | None, *, selected: Callable[[str, str], bool]
+) -> list[tree.Item]:
+    if not src.is_dir():
+        kind = tree.classify(src)
+        return [tree.Item(src.name, src, dest_root, kind, selected(src.name, kind))]
+    items = []
+    for rel, path in tree.walk(src):
+        kind = "symlink" if path.is_symlink() else tree.classify(path)
+        dest = None if dest_root is None else dest_root / rel
+        items.append(tree.Item(rel, path, dest, kind, kind != "symlink" and selected(rel, kind)))
+    return items
+
+
+def _output_root(src: Path, out: Path | None, *, in_place: bool, examine: bool) -> Path | None:
+    if examine:
+        return None
+    if in_place:
+        return src
+    src_abs = src.resolve()
+    if out is None:
+        out = default_output(src)
+    out_abs = out.resolve()
+    if not src.is_dir():
+        if out_abs.is_dir():
+            out_abs = out_abs / src.name
+            out = out / src.name
+        if out_abs == src_abs:
+            raise InputError(f"output {out} is the input; use --in-place to rewrite it")
+        return out
+    if out_abs == src_abs or out_abs.is_relative_to(src_abs) or src_abs.is_relative_to(out_abs):
+        raise InputError(f"output {out} overlaps the input {src}; choose a folder outside it or use --in-place")
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"output {out} exists and is not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create {out}: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK):
+        raise OutputError(f"cannot write to {out}: permission denied")
+    return out
+
+
+def port_tree(
+    src: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    in_place: bool = False,
+    backup: bool = True,
+    examine: bool = False,
+    options: PortOptions | None = None,
+    config: ProjectConfig | str | os.PathLike[str] | None = None,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+    compile_commands: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    progress: tree.Progress | None = None,
+    mapping: object | None = None,
+    translate: tree.Translate | None = None,
+) -> TreeReport:
+    """Translate the CUDA file or tree ``src`` to HIP and report what happened to each file.
+
+    The output mirrors the input under ``out`` (default :func:`default_output`); with
+    ``in_place`` the files are rewritten where they are (keeping ``FILE.orig`` backups unless
+    ``backup`` is false); with ``examine`` nothing is written. ``config`` is a
+    :class:`ProjectConfig` or the path of a ``rocport.toml``-style file; by default
+    ``rocport.toml`` at the root of ``src`` is read if present. ``options`` (default: from the
+    config) get the config's ``[names]`` added. ``mapping`` (default: loaded for ``options``)
+    and ``translate`` replace the mapping and the translator (same signature as
+    :func:`rocport.port.translator.translate`).
+    """
+    started = time.perf_counter()
+    src = Path(src)
+    if not src.exists():
+        raise InputError(f"{src}: no such file or directory")
+    if in_place and out is not None:
+        raise InputError("--in-place and --output cannot be used together")
+    if not backup and not in_place:
+        raise InputError("--no-backup only applies with --in-place")
+    if compile_commands is not None and not src.is_dir():
+        raise InputError("--compile-commands needs a source folder, not a single file")
+    root = src if src.is_dir() else src.parent
+    if not isinstance(config, ProjectConfig):
+        config = find_config(root, None if config is None else Path(config))
+    if options is None:
+        options = resolve_options(config)
+    else:
+        names = dict(config.names)
+        names.update(options.extra_names)
+        options = replace(options, extra_names=tuple(sorted(names.items())))
+    globs = PathFilter((*config.include, *include), (*config.exclude, *exclude))
+    in_build = (
+        None
+        if compile_commands is None
+        else BuildFiles(src, read_compile_commands(Path(compile_commands))).relative()
+    )
+
+    def selected(rel: str, kind: str) -> bool:
+        if not globs.selects(rel):
+            return False
+        return in_build is None or kind == "build" or rel in in_build
+
+    if mapping is None:
+        from rocport.port.mapping import load_mapping
+
+        mapping = load_mapping(rocm=options.rocm, blas=options.blas, extra=config.entries or None)
+    if translate is None:
+        from rocport.port.translator import translate
+    out_root = _output_root(src, None if out is None else Path(out), in_place=in_place, examine=examine)
+    items = _plan(src, out_root, selected=selected)
+    jobs = jobs or os.cpu_count() or 1
+    init_args = (translate, _load_migrate(), mapping, options)
+    results = tree.translate_items(items, jobs=jobs, init_args=init_args, progress=progress)
+    if not examine:
+        tree.write_results(results, in_place=in_place, backup=backup, src_root=src, out_root=out_root)
+    mode = "examine" if examine else "in-place" if in_place else "mirror"
+    return TreeReport(
+        source=str(src),
+        output=None if out_root is None else str(out_root),
+        mode=mode,
+        options=options,
+        files=[result.report for result in results],
+        seconds=time.perf_counter() - started,
+        jobs=jobs,
+    )

@@ -1,0 +1,46 @@
+"""``// rocport: …`` control comments and the leading comment block of a file.
+
+- ``rocport: off`` … ``rocport: on`` leaves the region between them untouched;
+- ``rocport: skip-file`` in the comments that open a file leaves the whole file untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"\brocport:[ \t]*(off|on|skip-file)\b")
+_BLOCK = r"/\*(?:[^*]|\*(?!/))*\*/"
+_LEADING = re.compile(rf"(?:\s+|//[^\n]*|{_BLOCK})*")
+_HEADER_ITEM = re.compile(
+    rf"[ \t]*(?://[^\n]*|(?:{_BLOCK}[ \t]*)+|\#[ \t]*pragma[ \t]+once\b[^\n]*)[ \t]*(?:\n|\Z)"
+)
+_BLANK_LINE = re.compile(r"[ \t]*\n")
+
+
+def control(comment: str) -> str | None:
+    """``"off"``, ``"on"`` or ``"skip-file"`` when ``comment`` is a rocport control comment."""
+    match = _CONTROL.search(comment)
+    return match.group(1) if match else None
+
+
+def skips_file(text: str) -> bool:
+    """Whether the comments that open ``text`` contain ``rocport: skip-file``."""
+    head = _LEADING.match(text)
+    return head is not None and any(
+        m.group(1) == "skip-file" for m in _CONTROL.finditer(text, 0, head.end())
+    )
+
+
+def header_end(text: str) -> int:
+    """Offset of the line start after the leading comment block and any ``#pragma once``."""
+    pos = 0
+    end = 0
+    while True:
+        item = _HEADER_ITEM.match(text, pos)
+        if item is not None and item.end() > pos:
+            pos = end = item.end()
+            continue
+        blank = _BLANK_LINE.match(text, pos)
+        if blank is None:
+            return end
+        pos = blank.end()

@@ -1,0 +1,159 @@
+"""Kernel launches: parse ``kernel<<<grid, block[, shmem[, stream]]>>>(args)`` and turn it
+into ``hipLaunchKernelGGL`` edits.
+
+``<<<…>>>`` is valid HIP, so the translator keeps it unless asked for the macro form. The macro
+form is written over the same lines: every newline of the original launch survives, so compiler
+diagnostics still point at the right input line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rocport.port.arguments import skip_space, split_call, trim
+from rocport.port.scanner import LITERALS
+
+_CONFIG_TOKEN = re.compile("|".join([*LITERALS, r"(?P<p>[()\[\]{}]|>>>|,)"]), re.MULTILINE)
+_NAME_CHAR = re.compile(r"[\w:]")
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """Offsets of the parts of one launch (all into the same text)."""
+
+    kernel: tuple[int, int]  # the kernel expression, template arguments included
+    templated: bool
+    open: int  # offset of "<<<"
+    config: tuple[tuple[int, int], ...]  # trimmed grid, block[, shmem[, stream]]
+    close: int  # offset of ">>>"
+    args_open: int  # offset of the "(" of the kernel arguments
+    args: tuple[tuple[int, int], ...]  # trimmed arguments
+    args_close: int  # offset of the matching ")"
+
+
+def parse_launch(text: str, open_: int) -> Launch | None:
+    """Parse the launch whose ``<<<`` is at ``open_``; None if it is not a well-formed launch."""
+    kernel = _kernel_before(text, open_)
+    if kernel is None:
+        return None
+    start, end, templated = kernel
+    config = _config_after(text, open_ + 3)
+    if config is None:
+        return None
+    spans, close = config
+    if not 2 <= len(spans) <= 4 or any(s == e for s, e in spans):
+        return None
+    args_open = skip_space(text, close + 3)
+    if args_open >= len(text) or text[args_open] != "(":
+        return None
+    call = split_call(text, args_open)
+    if call is None:
+        return None
+    args, args_close = call
+    return Launch(
+        kernel=(start, end),
+        templated=templated,
+        open=open_,
+        config=tuple(spans),
+        close=close,
+        args_open=args_open,
+        args=tuple(trim(text, a) for a in args),
+        args_close=args_close,
+    )
+
+
+def ggl_edits(text: str, launch: Launch) -> list[tuple[int, int, str]]:
+    """Edits ``(start, end, replacement)`` that rewrite ``launch`` as ``hipLaunchKernelGGL``."""
+    kstart, kend = launch.kernel
+    head = "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if launch.templated else "")
+    grid, block, *rest = launch.config
+    has_args = bool(launch.args)
+    after_args_open = launch.args_open + 1
+    gaps: list[tuple[int, int, str]] = [
+        (kend, grid[0], (")" if launch.templated else "") + ", dim3("),
+        (grid[1], block[0], "), dim3("),
+    ]
+    tail = ", " if has_args else ""
+    if len(rest) == 2:
+        shmem, stream = rest
+        gaps += [(block[1], shmem[0], "), "), (shmem[1], stream[0], ", ")]
+        gaps.append((stream[1], after_args_open, tail))
+    elif len(rest) == 1:
+        (shmem,) = rest
+        gaps.append((block[1], shmem[0], "), "))
+        gaps.append((shmem[1], after_args_open, ", 0" + tail))
+    else:
+        gaps.append((block[1], after_args_open, "), 0, 0" + tail))
+    if has_args:
+        # Whitespace between "(" and the first argument was swallowed above; keep its newlines.
+        last = gaps.pop()
+        gaps.append((last[0], launch.args[0][0], last[2]))
+    edits = [(kstart, kstart, head)]
+    for start, end, replacement in gaps:
+        edits.append((start, end, _keep_lines(text[start:end], replacement)))
+    return edits
+
+
+def _keep_lines(removed: str, replacement: str) -> str:
+    """``replacement`` followed by the newlines (and the last indentation) of ``removed``."""
+    newlines = removed.count("\n")
+    if not newlines:
+        return replacement
+    indent = removed[removed.rfind("\n") + 1 :]
+    return replacement.rstrip(" ") + "\n" * newlines + (indent if indent.isspace() else "")
+
+
+def _kernel_before(text: str, open_: int) -> tuple[int, int, bool] | None:
+    pos = open_
+    while pos > 0 and text[pos - 1] in " \t":
+        pos -= 1
+    end = pos
+    templated = False
+    if pos > 0 and text[pos - 1] == ">":
+        depth = 0
+        while pos > 0:
+            pos -= 1
+            char = text[pos]
+            if char in ">)]":
+                depth += 1
+            elif char in "<([":
+                depth -= 1
+                if depth == 0:
+                    break
+        if depth != 0:
+            return None
+        templated = True
+        while pos > 0 and text[pos - 1] in " \t":
+            pos -= 1
+    name_end = pos
+    while pos > 0 and _NAME_CHAR.match(text[pos - 1]):
+        pos -= 1
+    if pos == name_end or text[pos].isdigit():
+        return None
+    return pos, end, templated
+
+
+def _config_after(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
+    depth = 0
+    spans: list[tuple[int, int]] = []
+    arg_start = start
+    for match in _CONFIG_TOKEN.finditer(text, start):
+        if match.lastgroup != "p":
+            continue
+        token = match.group()
+        if token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth > 0:
+            continue
+        elif token == ",":
+            spans.append(trim(text, (arg_start, match.start())))
+            arg_start = match.end()
+        else:  # ">>>"
+            spans.append(trim(text, (arg_start, match.start())))
+            return spans, match.start()
+    return None

@@ -1,0 +1,229 @@
+"""Reports of ``rocport port``: a rich text summary, JSON and CSV.
+
+- JSON: the whole :class:`TreeReport` (``"schema": 1``), every file with its counts per API
+  family and each reference that was not translated (file:line:column, CUDA name, note);
+- CSV: one row per file and API family (a file without CUDA references gets one row with an
+  empty family), ready for a spreadsheet's pivot table;
+- text: totals, the files with the most references, the families, and the references that were
+  not translated, each list cut to a readable length with a count of what was left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rocport import __version__
+from rocport._fs import atomic_write
+from rocport.port.model import FileReport, FileStatus, TreeReport
+
+SCHEMA = 1
+CSV_FIELDS = (
+    "path",
+    "kind",
+    "status",
+    "output",
+    "written",
+    "converted",
+    "compiled",
+    "family",
+    "found",
+    "translated",
+    "unsupported",
+    "unknown",
+)
+_COUNT_KEYS = ("found", "translated", "unsupported", "unknown")
+
+
+def to_dict(report: TreeReport) -> dict:
+    """The JSON document of a report."""
+    options = report.options
+    return {
+        "schema": SCHEMA,
+        "tool": "rocport",
+        "version": __version__,
+        "source": report.source,
+        "output": report.output,
+        "mode": report.mode,
+        "options": {
+            "rocm": options.rocm,
+            "blas": options.blas,
+            "launch": options.launch,
+            "names": dict(options.extra_names),
+        },
+        "jobs": report.jobs,
+        "seconds": round(report.seconds, 4),
+        "checked": report.checked,
+        "totals": {
+            "files": len(report.files),
+            "converted": sum(f.converted for f in report.files),
+            "written": sum(f.written for f in report.files),
+            "statuses": report.statuses,
+            "counts": report.counts,
+            "families": report.families,
+        },
+        "files": [f.to_dict() for f in report.files],
+    }
+
+
+def _emit(text: str, destination: str | Path) -> None:
+    if str(destination) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        atomic_write(Path(destination), text)
+
+
+def write_json(report: TreeReport, destination: str | Path) -> None:
+    """Write the JSON report to a file (atomically), or to stdout for ``-``."""
+    _emit(json.dumps(to_dict(report), indent=2) + "\n", destination)
+
+
+def csv_rows(report: TreeReport) -> list[dict]:
+    rows = []
+    for file in report.files:
+        common = {
+            "path": file.path,
+            "kind": file.kind,
+            "status": file.status.value,
+            "output": file.output or "",
+            "written": int(file.written),
+            "converted": int(file.converted),
+            "compiled": "" if file.compiled is None else int(file.compiled),
+        }
+        families = sorted(file.families.items()) or [("", dict.fromkeys(_COUNT_KEYS, 0))]
+        for family, counts in families:
+            rows.append({**common, "family": family, **{k: counts[k] for k in _COUNT_KEYS}})
+    return rows
+
+
+def write_csv(report: TreeReport, destination: str | Path) -> None:
+    """Write the CSV report to a file (atomically), or to stdout for ``-``."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(csv_rows(report))
+    _emit(buffer.getvalue(), destination)
+
+
+# -- text --------------------------------------------------------------------------------------
+
+_STATUS_STYLE = {
+    FileStatus.TRANSLATED: "green",
+    FileStatus.UNCHANGED: "dim",
+    FileStatus.ALREADY_HIP: "dim",
+    FileStatus.COPIED: "dim",
+    FileStatus.EXCLUDED: "yellow",
+    FileStatus.BINARY: "yellow",
+    FileStatus.UNDECODABLE: "yellow",
+    FileStatus.SYMLINK: "dim",
+}
+
+
+def _written(file: FileReport, mode: str) -> str:
+    if mode == "examine":
+        return "-"
+    if file.written:
+        return "written"
+    return "same" if file.on_disk else "-"
+
+
+def _state(file: FileReport) -> Text:
+    if file.compiled is False:
+        return Text("does not compile", style="bold red")
+    if file.converted:
+        return Text("converted", style="green")
+    counts = file.counts
+    if counts["unsupported"] or counts["unknown"]:
+        return Text("partial", style="yellow")
+    if file.status is FileStatus.TRANSLATED and not file.on_disk:
+        return Text("not written", style="yellow")
+    return Text(file.status.value, style=_STATUS_STYLE[file.status])
+
+
+def _more(console: Console, left: int, what: str) -> None:
+    if left > 0:
+        console.print(f"  … and {left} more {what} (see --json or --csv for all)", style="dim")
+
+
+def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: int = 50) -> None:
+    """Print the text report: totals, top files, API families and the untranslated uses."""
+    counts = report.counts
+    files = report.files
+    where = f"{report.source} → {report.output}" if report.output else report.source
+    mode = "examine: nothing written" if report.mode == "examine" else report.mode
+    console.print(
+        f"[bold]rocport port[/bold] {where} ({mode}; {len(files)} files, "
+        f"{report.seconds:.2f} s, {report.jobs} job{'s' if report.jobs != 1 else ''})"
+    )
+    statuses = ", ".join(f"{n} {name}" for name, n in report.statuses.items() if n)
+    converted = sum(f.converted for f in files)
+    written = sum(f.written for f in files)
+    console.print(f"  files: {statuses or 'none'}; {converted} fully converted, {written} written")
+    console.print(
+        f"  CUDA references: {counts['found']} found, {counts['translated']} translated, "
+        f"[{'red' if counts['unsupported'] else 'green'}]{counts['unsupported']} unsupported[/], "
+        f"[{'yellow' if counts['unknown'] else 'green'}]{counts['unknown']} unknown[/]"
+    )
+
+    with_refs = sorted(
+        (f for f in files if f.families), key=lambda f: (-f.counts["found"], f.path)
+    )
+    if with_refs:
+        table = Table(title="Files with CUDA references", title_justify="left", box=None)
+        table.add_column("file", overflow="fold")
+        for key in _COUNT_KEYS:
+            table.add_column(key, justify="right")
+        table.add_column("result")
+        table.add_column("output")
+        for file in with_refs[:top]:
+            c = file.counts
+            table.add_row(
+                file.path, *(str(c[k]) for k in _COUNT_KEYS), _state(file), _written(file, report.mode)
+            )
+        console.print(table)
+        _more(console, len(with_refs) - top, "files")
+
+    families = report.families
+    if families:
+        table = Table(title="API families", title_justify="left", box=None)
+        table.add_column("family")
+        for key in _COUNT_KEYS:
+            table.add_column(key, justify="right")
+        for name, c in families.items():
+            table.add_row(name, *(str(c[k]) for k in _COUNT_KEYS))
+        console.print(table)
+
+    issues = report.issues
+    if issues:
+        table = Table(title="Not translated", title_justify="left", box=None)
+        table.add_column("location", overflow="fold")
+        table.add_column("CUDA name")
+        table.add_column("outcome")
+        table.add_column("note", overflow="fold")
+        for file, ref in issues[:max_issues]:
+            style = "red" if ref.outcome.value == "unsupported" else "yellow"
+            table.add_row(
+                f"{file.path}:{ref.line}:{ref.column}",
+                ref.name,
+                Text(ref.outcome.value, style=style),
+                ref.note or "",
+            )
+        console.print(table)
+        _more(console, len(issues) - max_issues, "uses")
+
+    untouched = [f for f in files if f.status in (FileStatus.BINARY, FileStatus.UNDECODABLE)]
+    for file in untouched[:top]:
+        console.print(f"  [yellow]{file.path}[/]: {file.message}")
+    _more(console, len(untouched) - top, "files copied untouched")
+
+    for file in report.failed_checks[:top]:
+        console.print(f"  [bold red]{file.path}[/]: does not compile: {file.check_message or ''}")
+    _more(console, len(report.failed_checks) - top, "files that do not compile")

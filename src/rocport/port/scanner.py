@@ -1,0 +1,180 @@
+"""The translator's scanner: the lexer's view of comments, literals and ``#include`` lines,
+plus candidate CUDA identifiers and ``<<<``, in one regex that Python's ``re`` runs fast.
+
+It follows :mod:`rocport.lexer` token for token where the translator looks (a property test
+checks this), but it is shaped for speed: every top-level alternative starts with a literal
+character, so ``re`` skips in C to the next position that can start a token (``/ " ' # <``
+and the first letters of the candidate names) instead of trying every alternative at every
+character. Numbers need no alternative of their own: a ``'`` directly after a word character
+is a digit separator (``1'000``), never a character literal, unless the word is an encoding
+prefix (``u8'a'``, ``L'a'``).
+
+Token kinds (``match.lastgroup``): ``comment``, ``raw``, ``string``, ``char``, ``include``
+(with ``ipath``: the path including its ``<>`` or ``""``), ``launch`` (a ``<<<``), and None
+for an identifier. A match starts at the token's first character, except ``raw``, which
+starts at its opening quote (after ``R`` and any encoding prefix). ``include`` matches a
+``#`` anywhere: callers check that only whitespace precedes it on its line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import cache
+
+_NOT_AFTER_WORD = r"(?<![\w$].)"  # placed after a token's first character
+
+_COMMENT = (
+    r"/(?P<comment>/[^\n\\]*(?:\\(?:.|\n|\Z)[^\n\\]*)*"
+    r"|\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\*+\Z|\Z))"
+)
+_RAW = (
+    r'"(?:(?<=(?<![\w$])R")|(?<=(?<![\w$])[uUL]R")|(?<=(?<![\w$])u8R"))'
+    r'(?P<raw>(?P<delim>[^()\\\s"]{0,16})\((?s:.*?)(?:\)(?P=delim)"|\Z))'
+)
+_STRING = r'"(?P<string>[^"\\\n]*(?:\\(?:.|\n|\Z)[^"\\\n]*)*"?)'
+_CHAR = (
+    r"'(?:(?<![\w$]')|(?<=(?<![\w$])[uUL]')|(?<=(?<![\w$])u8'))"
+    r"(?P<char>[^'\\\n]*(?:\\(?:.|\n|\Z)[^'\\\n]*)*'?)"
+)
+_INCLUDE = (
+    r"\#(?P<include>[ \t]*(?:include_next|include|import)[ \t]*"
+    r"(?P<ipath><[^>\n]*>|\"[^\"\n]*\"))"
+)
+_LAUNCH = r"<(?P<launch><<)"
+#: the alternatives for comments and literals, for callers that skip them in code
+LITERALS = (_COMMENT, _RAW, _STRING, _CHAR)
+
+
+def split_alternatives(pattern: str) -> list[str]:
+    """Split a regex into its top-level ``|`` alternatives (an outer ``(?:…)`` is unwrapped)."""
+    while pattern.startswith("(?:") and _closing(pattern, 0) == len(pattern) - 1:
+        pattern = pattern[3:-1]
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    start = 0
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if pattern.startswith("]", i + 1) or pattern.startswith("^]", i + 1):
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _closing(pattern: str, open_: int) -> int:
+    depth = 0
+    i = open_
+    in_class = False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _literal_head(alternative: str) -> str | None:
+    """The literal first character of a regex alternative, or None when it is not literal."""
+    if not alternative:
+        return None
+    head = alternative[0]
+    if head.isalnum() or head in "_$":
+        rest = alternative[1:2]
+        if rest in ("*", "?", "{"):  # optional first character
+            return None
+        return head
+    return None
+
+
+def identifier_branches(prefixes: list[str], names: list[str]) -> list[str]:
+    """Scanner alternatives for identifiers starting with a prefix regex or equal to a name.
+
+    Prefix alternatives are extended by ``\\w*``; each branch starts with a literal character.
+    A prefix that does not start with one is kept in a (slower) branch of its own.
+    """
+    by_head: dict[str, list[str]] = defaultdict(list)
+    loose: list[str] = []
+    for prefix in prefixes:
+        head = _literal_head(prefix)
+        if head is None:
+            loose.append(prefix)
+        else:
+            by_head[head].append(f"(?:{prefix[1:]})\\w*")
+    words: dict[str, list[str]] = defaultdict(list)
+    for name in names:
+        words[name[0]].append(name[1:])
+    branches = []
+    for head in sorted(set(by_head) | set(words)):
+        alternatives = list(by_head.get(head, ()))
+        if head in words:
+            alternatives.append(trie(sorted(set(words[head]))))
+        body = "|".join(alternatives)
+        branches.append(f"{re.escape(head)}{_NOT_AFTER_WORD}(?:{body})(?![\\w$])")
+    if loose:
+        branches.append(f"(?<![\\w$])(?:{'|'.join(loose)})\\w*(?![\\w$])")
+    return branches
+
+
+@cache
+def compile_scanner(ident_branches: tuple[str, ...]) -> re.Pattern[str]:
+    """The scanner, with ``ident_branches`` (from :func:`identifier_branches`) as identifiers.
+
+    Identifier branches have no named group: an identifier is a match whose ``lastgroup`` is
+    None. Keeping them at the top level keeps every alternative literal-first.
+    """
+    parts = [_COMMENT, _RAW, _STRING, _CHAR, _INCLUDE, _LAUNCH, *ident_branches]
+    return re.compile("|".join(parts), re.MULTILINE)
+
+
+def trie(words: list[str]) -> str:
+    """A regex matching exactly ``words``, factored by common prefixes (fast in ``re``)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = []
+        optional = False
+        for char in sorted(node):
+            if char == "":
+                optional = True
+                continue
+            branches.append(re.escape(char) + emit(node[char]))
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if optional else body
+
+    return emit(tree)

@@ -1,0 +1,371 @@
+"""Translate the text of one CUDA source file to HIP.
+
+One :func:`re.Pattern.finditer` over the text visits comments, literals, ``#include`` lines and
+the identifiers that can be CUDA names (the identifier alternative is built from the mapping's
+names and prefixes, so ordinary identifiers are never visited in Python). Rewrites are collected
+as ``(start, end, replacement)`` edits and joined once. Output lines correspond 1:1 to input
+lines, except the lines listed in :attr:`Translation.inserted_lines`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rocport.port import directives
+from rocport.port.arguments import skip_space, split_call, trim
+from rocport.port.launch import ggl_edits, parse_launch
+from rocport.port.mapping import Mapping
+from rocport.port.model import Outcome, PortOptions, Reference, Translation
+from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
+
+#: Language words that mark a file as CUDA device code without being API references to report
+#: (they stay as they are in HIP, which defines them in ``hip/hip_runtime.h``). ``threadIdx``
+#: and friends only occur in functions marked with these, so they need not be scanned for.
+DEVICE_KEYWORDS = (
+    "__global__",
+    "__device__",
+    "__host__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "__launch_bounds__",
+    "__syncthreads",
+)
+RUNTIME_HEADER = "hip/hip_runtime.h"
+_RUNTIME_HEADERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
+_INCLUDE_LINE = f"#include <{RUNTIME_HEADER}>\n"
+_SYMBOL_WRAPPER = "HIP_SYMBOL"
+_SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
+_SCOPE_AFTER = re.compile(r"\s*::")
+_NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*$")
+_LAUNCH_NAME = "<<<>>>"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """How one identifier is handled (resolved once per name and mapping)."""
+
+    replacement: str | None  # None leaves the name as written
+    outcome: Outcome | None  # None: not reported (a device keyword)
+    family: str
+    note: str | None = None
+    hip: str | None = None  # the HIP name reported (also when the name is kept as written)
+    transform: str | None = None
+    namespace: bool = False
+
+
+class _Plan:
+    """The compiled scanner and the per-name rules for one mapping and set of extra names."""
+
+    def __init__(self, mapping: Mapping, extra: tuple[tuple[str, str], ...]) -> None:
+        self.mapping = mapping
+        self.extra = dict(extra)
+        cuda_like = mapping.cuda_like
+        names = [n for n in mapping.entries if "::" not in n and cuda_like.match(n) is None]
+        names += [n for n in (*self.extra, *DEVICE_KEYWORDS) if cuda_like.match(n) is None]
+        branches = identifier_branches(split_alternatives(cuda_like.pattern), names)
+        self.scanner = compile_scanner(tuple(branches))
+        self.prefilter = re.compile("|".join([*branches, "<<<", r"\#[ \t]*include"]))
+        self.rules: dict[str, _Rule | None] = {}
+
+    def rule(self, name: str) -> _Rule | None:
+        try:
+            return self.rules[name]
+        except KeyError:
+            rule = self.rules[name] = self._resolve(name)
+            return rule
+
+    def _resolve(self, name: str) -> _Rule | None:
+        if name in self.extra:
+            hip = self.extra[name]
+            return _Rule(
+                None if hip == name else hip, Outcome.TRANSLATED, "project", "project mapping", hip
+            )
+        entry = self.mapping.lookup(name)
+        if entry is None and "::" in name:  # ns::Member: no entry of its own, so map the ns
+            namespace, _, member = name.partition("::")
+            scope = self.mapping.lookup(namespace)
+            if scope is not None and scope.supported:
+                hip = f"{scope.hip}::{member}"
+                return _Rule(
+                    None if hip == name else hip, Outcome.TRANSLATED, scope.family, scope.note, hip
+                )
+        if entry is None:
+            if name in DEVICE_KEYWORDS:
+                return _Rule(None, None, "device")
+            if self.mapping.is_cuda_like(name):
+                return _Rule(None, Outcome.UNKNOWN, _family_of_unknown(name))
+            return None
+        if not entry.supported:
+            return _Rule(None, Outcome.UNSUPPORTED, entry.family, entry.note)
+        return _Rule(
+            None if entry.hip == name else entry.hip,
+            Outcome.TRANSLATED,
+            entry.family,
+            entry.note,
+            entry.hip,
+            entry.transform,
+            entry.kind == "namespace",
+        )
+
+
+_PLANS: dict[tuple[int, tuple[tuple[str, str], ...]], _Plan] = {}
+
+
+def _plan(mapping: Mapping, extra: tuple[tuple[str, str], ...]) -> _Plan:
+    key = (id(mapping), extra)
+    plan = _PLANS.get(key)
+    if plan is None or plan.mapping is not mapping:
+        if len(_PLANS) >= 16:
+            _PLANS.clear()
+        plan = _PLANS[key] = _Plan(mapping, extra)
+    return plan
+
+
+def _family_of_unknown(name: str) -> str:
+    lowered = name.lower().lstrip("_")
+    for family in ("cublaslt", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn"):
+        if lowered.startswith(family):
+            return family
+    for family in ("nvrtc", "nvtx", "nccl"):
+        if lowered.startswith(family):
+            return family
+    if lowered.startswith("cuda"):
+        return "runtime"
+    if lowered.startswith("cu"):
+        return "driver"
+    return "device"
+
+
+def translate(text: str, *, path: str, mapping: Mapping, options: PortOptions) -> Translation:
+    """Translate ``text`` (the contents of ``path``) to HIP.
+
+    ``mapping`` must already be resolved for ``options.rocm`` and ``options.blas`` (see
+    :func:`rocport.port.mapping.load_mapping`). Text without any CUDA candidate comes back as
+    the identical object.
+    """
+    plan = _plan(mapping, tuple(options.extra_names))
+    if plan.prefilter.search(text) is None or directives.skips_file(text):
+        return Translation(text)
+    return _Translator(text, plan, options).run()
+
+
+class _Translator:
+    def __init__(self, text: str, plan: _Plan, options: PortOptions) -> None:
+        self.text = text
+        self.plan = plan
+        self.options = options
+        self.edits: list[tuple[int, int, str]] = []
+        self.found: list[tuple[int, str, _Rule]] = []  # offset, name, rule
+        self.off_spans: list[tuple[int, int]] = []
+        self.launches: list[int] = []  # offsets of each "<<<" in code
+        self.uses_cuda = False
+        self.uses_device = False
+        self.runtime_includes: set[str] = set()
+
+    def run(self) -> Translation:
+        self._scan()
+        if self.launches:
+            self._launches()
+        inserted: list[int] = []
+        out = self._apply()
+        if self._needs_runtime_header():
+            at = directives.header_end(out)
+            prefix = "" if at == 0 or out[at - 1] == "\n" else "\n"
+            out = out[:at] + prefix + _INCLUDE_LINE + out[at:]
+            inserted.append(out.count("\n", 0, at) + 1 + len(prefix))
+        return Translation(out, self._references(), inserted)
+
+    # -- the scan -----------------------------------------------------------------------------
+
+    def _scan(self) -> None:
+        text = self.text
+        plan = self.plan
+        rule_of = plan.rule
+        edits = self.edits
+        found = self.found
+        skip_until = 0
+        off_start: int | None = None
+        for match in plan.scanner.finditer(text):
+            kind = match.lastgroup
+            start = match.start()
+            if kind is None:  # an identifier
+                if off_start is not None or start < skip_until:
+                    continue
+                name = match.group()
+                rule = rule_of(name)
+                if rule is None:
+                    continue
+                if rule.outcome is None:
+                    self.uses_device = True
+                    continue
+                if rule.namespace and not self._used_as_namespace(start, match.end()):
+                    continue
+                self.uses_cuda = True
+                if rule.transform or name in _SYMBOL_APIS:
+                    skip_until = max(skip_until, self._call_transform(match.end(), rule, name))
+                if rule.replacement is not None:
+                    edits.append((start, match.end(), rule.replacement))
+                found.append((start, name, rule))
+            elif kind == "launch":
+                if off_start is None:
+                    self.launches.append(start)
+            elif kind == "comment":
+                if text.find("rocport", start, match.end()) == -1:
+                    continue
+                state = directives.control(match.group())
+                if state == "off" and off_start is None:
+                    off_start = start
+                elif state == "on" and off_start is not None:
+                    self.off_spans.append((off_start, match.end()))
+                    off_start = None
+            elif kind == "include" and off_start is None and _at_line_start(text, start):
+                self._include(match)
+        if off_start is not None:
+            self.off_spans.append((off_start, len(text)))
+
+    def _used_as_namespace(self, start: int, end: int) -> bool:
+        return bool(
+            _SCOPE_AFTER.match(self.text, end)
+            or _NAMESPACE_BEFORE.search(self.text, max(0, start - 40), start)
+        )
+
+    def _call_transform(self, end: int, rule: _Rule, name: str) -> int:
+        """Rewrite the arguments of the call after ``end``; return the offset to skip up to."""
+        text = self.text
+        paren = skip_space(text, end)
+        if paren >= len(text) or text[paren] != "(":
+            return 0
+        call = split_call(text, paren)
+        if call is None or not call[0]:
+            return 0
+        args, _close = call
+        if rule.transform == "drop_first_arg":
+            first = trim(text, args[0])
+            if len(args) < 2:
+                return 0
+            # Remove "mask," and the spaces after it; keep any newline so lines stay 1:1.
+            cut_end = args[1][0]
+            while cut_end < len(self.text) and self.text[cut_end] in " \t":
+                cut_end += 1
+            self.edits.append((first[0], cut_end, "\n" * self.text.count("\n", first[0], cut_end)))
+            return cut_end
+        index = _SYMBOL_APIS.get(name)
+        if index is None or index >= len(args):
+            return 0
+        sym_start, sym_end = trim(text, args[index])
+        if sym_start < sym_end and not _SYMBOL_OPEN.match(self.text, sym_start):
+            self.edits.append((sym_start, sym_start, _SYMBOL_WRAPPER + "("))
+            self.edits.append((sym_end, sym_end, ")"))
+        return 0
+
+    def _include(self, match: re.Match[str]) -> None:
+        istart, iend = match.span("ipath")
+        inner = self.text[istart + 1 : iend - 1]
+        if inner in _RUNTIME_HEADERS:
+            self.runtime_includes.add(inner)
+            return
+        entry = self.plan.mapping.include(inner)
+        if entry is None:
+            stem = inner.rsplit("/", 1)[-1].split(".", 1)[0]
+            if self.text[istart] == "<" and self.plan.mapping.is_cuda_like(stem):
+                self.found.append((istart + 1, inner, _Rule(None, Outcome.UNKNOWN, "include")))
+            return
+        self.uses_cuda = True
+        family = "include"
+        if not entry.supported:
+            rule = _Rule(None, Outcome.UNSUPPORTED, family, entry.note)
+            self.found.append((istart + 1, inner, rule))
+            return
+        rule = _Rule(None, Outcome.TRANSLATED, family, entry.note, entry.hip)
+        self.found.append((istart + 1, inner, rule))
+        if entry.hip in _RUNTIME_HEADERS:
+            self.runtime_includes.add(entry.hip)
+        if entry.hip != inner:
+            self.edits.append((istart + 1, iend - 1, entry.hip))
+
+    # -- launches -----------------------------------------------------------------------------
+
+    def _launches(self) -> None:
+        ggl = self.options.launch == "ggl"
+        self.uses_cuda = self.uses_device = True
+        for open_ in self.launches:
+            launch = parse_launch(self.text, open_) if ggl else None
+            if launch is not None:
+                self.edits.extend(ggl_edits(self.text, launch))
+                hip, note = "hipLaunchKernelGGL", None
+            elif ggl:
+                hip, note = _LAUNCH_NAME, "kept <<<>>>: not recognised as a launch to convert"
+            else:
+                hip, note = _LAUNCH_NAME, None
+            rule = _Rule(None, Outcome.TRANSLATED, "launch", note, hip)
+            self.found.append((open_, _LAUNCH_NAME, rule))
+
+    # -- output -------------------------------------------------------------------------------
+
+    def _apply(self) -> str:
+        edits = self.edits
+        if not edits:
+            return self.text
+        edits.sort(key=lambda e: (e[0], e[1]))
+        text = self.text
+        pieces = []
+        last = 0
+        for start, end, replacement in edits:
+            if start < last:  # overlaps an earlier edit (cannot happen for well-formed input)
+                continue
+            pieces.append(text[last:start])
+            pieces.append(replacement)
+            last = end
+        pieces.append(text[last:])
+        out = "".join(pieces)
+        return text if out == text else out
+
+    def _needs_runtime_header(self) -> bool:
+        if not self.uses_cuda:
+            return False
+        if RUNTIME_HEADER in self.runtime_includes:
+            return False
+        return self.uses_device or not self.runtime_includes
+
+    def _references(self) -> list[Reference]:
+        if not self.found:
+            return []
+        self.found.sort(key=_offset)
+        text = self.text
+        count = text.count
+        rfind = text.rfind
+        refs = []
+        line = 1
+        last = 0
+        for offset, name, rule in self.found:
+            line += count("\n", last, offset)
+            last = offset
+            column = offset - rfind("\n", 0, offset)
+            refs.append(
+                Reference(name, line, column, rule.outcome, rule.family, rule.hip, rule.note)
+            )
+        return refs
+
+
+def _offset(item: tuple) -> int:
+    return item[0]
+
+
+def _at_line_start(text: str, offset: int) -> bool:
+    """Whether only spaces and tabs precede ``offset`` on its line."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return not text[line_start:offset].strip(" \t")
+
+
+#: Runtime calls taking a device symbol, with the index of that argument, where HIP wants
+#: ``HIP_SYMBOL(sym)``: ``cudaMemcpyToSymbol(sym, src, …)``, ``cudaGetSymbolAddress(&p, sym)``.
+_SYMBOL_APIS = {
+    "cudaMemcpyToSymbol": 0,
+    "cudaMemcpyToSymbolAsync": 0,
+    "cudaMemcpyFromSymbol": 1,
+    "cudaMemcpyFromSymbolAsync": 1,
+    "cudaGetSymbolAddress": 1,
+    "cudaGetSymbolSize": 1,
+}

@@ -1,0 +1,305 @@
+"""Walk a source tree, classify its files, translate them (in parallel for big trees) and write
+the results.
+
+Work happens in two phases so that a failure never leaves a half-converted tree behind:
+
+1. *plan and translate*: every selected source and build file is read, checked (NUL bytes,
+   UTF-8) and translated in memory; worker processes do this for big trees;
+2. *write*: once every result is known (and, with ``--in-place``, every backup is known to be
+   safe), outputs are written one by one through :mod:`rocport._fs` (temporary file + rename).
+   Outputs that already hold the right bytes are not touched, so timestamps stay and builds
+   do not rebuild.
+
+File names are kept (``kernel.cu`` stays ``kernel.cu``), so ``#include "kernel.cuh"`` still
+resolves in the output tree; hipcc compiles ``.cu`` files as HIP with ``-x hip``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from rocport._fs import write_if_changed
+from rocport.errors import OutputError
+from rocport.port import directives
+from rocport.port.model import FileReport, FileStatus, PortOptions, Translation
+
+SOURCE_SUFFIXES = frozenset(
+    {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc"}
+)
+#: names and suffixes of build files that :func:`rocport.port.build.migrate` may rewrite
+BUILD_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "setup.py"})
+BUILD_SUFFIXES = frozenset({".cmake", ".mk"})
+#: version-control folders: never copied, never translated
+SKIP_DIRS = frozenset({".git", ".hg", ".svn"})
+BACKUP_SUFFIX = ".orig"
+
+#: below this many files or bytes to translate, a process pool costs more than it saves
+PARALLEL_MIN_FILES = 16
+PARALLEL_MIN_BYTES = 512 * 1024
+
+_HIP_RUNTIME_INCLUDE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"]', re.MULTILINE
+)
+
+Translate = Callable[..., Translation]
+#: called as ``progress(done, total)`` after each translated file
+Progress = Callable[[int, int], None]
+Migrate = Callable[[Path, str, PortOptions], "Translation | None"]
+
+
+def classify(path: Path) -> str:
+    """``"source"``, ``"build"`` or ``"other"``, from the file name alone."""
+    if path.suffix.lower() in SOURCE_SUFFIXES:
+        return "source"
+    if path.name in BUILD_NAMES or path.suffix.lower() in BUILD_SUFFIXES:
+        return "build"
+    return "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One file of the input and where its result goes."""
+
+    rel: str  # relative to the source root, "/" separators
+    src: Path
+    dest: Path | None  # None with --examine
+    kind: str  # "source", "build", "other" or "symlink"
+    selected: bool = True  # False: left out by globs or compile_commands.json (copied untouched)
+
+
+def walk(root: Path) -> Iterator[tuple[str, Path]]:
+    """``(relative path, path)`` of every file and symlink under ``root``, sorted; symlinked
+    folders are yielded as links, never followed; version-control folders are skipped."""
+    for folder, dirnames, filenames in os.walk(root):
+        base = Path(folder)
+        links = [name for name in dirnames if (base / name).is_symlink()]
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d not in links)
+        for name in sorted([*filenames, *links]):
+            path = base / name
+            yield path.relative_to(root).as_posix(), path
+
+
+@dataclass(slots=True)
+class FileResult:
+    """A planned item with its report and, when its output must change, the new bytes."""
+
+    item: Item
+    report: FileReport
+    payload: bytes | None = None  # translated bytes (None: copy the input untouched)
+
+
+# -- phase 1: translate (in this process or a worker) --------------------------------------
+
+_STATE: dict[str, object] = {}
+
+
+def init_worker(translate: Translate, migrate: Migrate | None, mapping: object, options: PortOptions) -> None:
+    """Set up this process to translate: the translator, the build migrator and the mapping."""
+    _STATE.update(translate=translate, migrate=migrate, mapping=mapping, options=options)
+
+
+def _undecodable(data: bytes) -> str | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); copied untouched"
+    return None
+
+
+def translate_item(item: Item) -> FileResult:
+    """Read and translate one selected source or build file; nothing is written here."""
+    try:
+        data = item.src.read_bytes()
+    except OSError as exc:
+        raise OutputError(f"cannot read {item.src}: {exc.strerror or exc}") from exc
+    base = {"size": len(data)}
+    if b"\0" in data:
+        message = "binary (contains NUL bytes); copied untouched"
+        return FileResult(item, FileReport(item.rel, item.kind, FileStatus.BINARY, message=message, **base))
+    message = _undecodable(data)
+    if message is not None:
+        return FileResult(item, FileReport(item.rel, item.kind, FileStatus.UNDECODABLE, message=message, **base))
+    text = data.decode("utf-8")
+    if directives.skips_file(text):
+        message = "rocport: skip-file"
+        return FileResult(item, FileReport(item.rel, item.kind, FileStatus.EXCLUDED, message=message, **base))
+    options: PortOptions = _STATE["options"]  # type: ignore[assignment]
+    if item.kind == "build":
+        migrate: Migrate | None = _STATE["migrate"]  # type: ignore[assignment]
+        translation = migrate(item.src, text, options) if migrate is not None else None
+        if translation is None:
+            return FileResult(item, FileReport(item.rel, "other", FileStatus.COPIED, **base))
+    else:
+        translate: Translate = _STATE["translate"]  # type: ignore[assignment]
+        try:
+            translation = translate(text, path=str(item.src), mapping=_STATE["mapping"], options=options)
+        except Exception as exc:
+            exc.add_note(f"while translating {item.src}")
+            raise
+    if not translation.references and translation.text == text:
+        status = FileStatus.ALREADY_HIP if _HIP_RUNTIME_INCLUDE.search(text) else FileStatus.UNCHANGED
+        return FileResult(item, FileReport(item.rel, item.kind, status, **base))
+    report = FileReport.from_translation(
+        item.rel, item.kind, translation, status=FileStatus.TRANSLATED, **base
+    )
+    payload = translation.text.encode("utf-8")
+    return FileResult(item, report, None if payload == data else payload)
+
+
+def plain_result(item: Item) -> FileResult:
+    """The outcome of a file that is copied (or linked) untouched."""
+    if item.kind == "symlink":
+        target = os.readlink(item.src)
+        report = FileReport(item.rel, "other", FileStatus.SYMLINK, message=f"-> {target}")
+        return FileResult(item, report)
+    status = FileStatus.EXCLUDED if item.kind in ("source", "build") else FileStatus.COPIED
+    message = "not selected by include/exclude globs or the build" if status is FileStatus.EXCLUDED else None
+    size = item.src.stat().st_size
+    return FileResult(item, FileReport(item.rel, item.kind, status, size=size, message=message))
+
+
+def translate_items(
+    items: list[Item], *, jobs: int, init_args: tuple, progress: Progress | None = None
+) -> list[FileResult]:
+    """Translate the selected source and build items, in a process pool when it pays off."""
+    work = [item for item in items if item.selected and item.kind in ("source", "build")]
+    size = sum(item.src.stat().st_size for item in work)
+    init_worker(*init_args)
+    done: dict[str, FileResult] = {}
+    if jobs <= 1 or len(work) < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
+        results: Iterator[FileResult] = map(translate_item, work)
+        _collect(results, done, progress, len(work))
+    else:
+        chunk = max(1, min(32, len(work) // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=init_args) as pool:
+            _collect(pool.map(translate_item, work, chunksize=chunk), done, progress, len(work))
+    return [done.get(item.rel) or plain_result(item) for item in items]
+
+
+def _collect(results: Iterator[FileResult], into: dict[str, FileResult], progress, total: int) -> None:
+    for result in results:
+        into[result.item.rel] = result
+        if progress is not None:
+            progress(len(into), total)
+
+
+# -- phase 2: write ----------------------------------------------------------------------
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def check_backups(results: list[FileResult]) -> None:
+    """Refuse (before anything is written) to replace a backup that holds other bytes."""
+    clashes = []
+    for result in results:
+        if result.payload is None:
+            continue
+        backup = backup_path(result.item.src)
+        if backup.exists() and not _same_bytes(backup, result.item.src):
+            clashes.append(backup)
+    if clashes:
+        more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
+        raise OutputError(
+            f"backup {clashes[0]} already exists and differs from the file{more}; "
+            "move it away or use --no-backup"
+        )
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    try:
+        if a.stat().st_size != b.stat().st_size:
+            return False
+        return a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def copy_if_changed(src: Path, dest: Path) -> bool:
+    """Copy bytes, mode and timestamps atomically unless ``dest`` already holds the same bytes."""
+    if dest.is_file() and not dest.is_symlink() and _same_bytes(src, dest):
+        return False
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+        os.close(fd)
+    except OSError as exc:
+        raise OutputError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+    try:
+        shutil.copy2(src, tmp)
+        os.replace(tmp, dest)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+    return True
+
+
+def link_if_changed(target: str, dest: Path) -> bool:
+    """Create the symlink ``dest -> target`` atomically unless it already exists."""
+    if dest.is_symlink() and os.readlink(dest) == target:
+        return False
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.tmp"
+        os.symlink(target, tmp)
+        os.replace(tmp, dest)
+    except OSError as exc:
+        raise OutputError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+    return True
+
+
+def mirrored_link(link: Path, src_root: Path, out_root: Path) -> str:
+    """The target to give the copy of ``link``: the same text, except that an absolute link into
+    the source tree is redirected to the same place in the output tree."""
+    target = os.readlink(link)
+    if os.path.isabs(target):
+        resolved = Path(os.path.normpath(target))
+        root = src_root.resolve()
+        if resolved.is_relative_to(root):
+            return str(out_root / resolved.relative_to(root))
+    return target
+
+
+def write_results(
+    results: list[FileResult], *, in_place: bool, backup: bool, src_root: Path, out_root: Path | None
+) -> None:
+    """Phase 2: write every output that changes, and record where each result lives."""
+    if in_place and backup:
+        check_backups(results)
+    for result in results:
+        item, report = result.item, result.report
+        if item.dest is None:
+            continue
+        if in_place:
+            if result.payload is not None:
+                if backup and not backup_path(item.src).exists():
+                    copy_if_changed(item.src, backup_path(item.src))
+                report.written = _write(item.dest, result.payload, _mode(item.src))
+            report.output = str(item.dest) if item.kind != "symlink" else None
+        elif item.kind == "symlink":
+            assert out_root is not None
+            report.written = link_if_changed(mirrored_link(item.src, src_root, out_root), item.dest)
+            report.output = str(item.dest)
+        else:
+            if result.payload is not None:
+                report.written = _write(item.dest, result.payload, _mode(item.src))
+            else:
+                report.written = copy_if_changed(item.src, item.dest)
+            report.output = str(item.dest)
+
+
+def _write(dest: Path, payload: bytes, mode: int) -> bool:
+    return write_if_changed(dest, payload, mode=mode)

@@ -1,0 +1,479 @@
+"""What rules see of one file: the text, shared precomputed views and finding helpers.
+
+Everything expensive (blanked code, brace pairs, function and loop spans, ``#define`` values,
+the Python AST) is computed once per file, on first use, and shared by all rules.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+
+from rocport._diagnostics import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Location,
+    Severity,
+    line_starts,
+    offset_to_line_col,
+)
+from rocport.lexer import blank_non_code
+from rocport.scan import cexpr
+from rocport.scan.registry import Rule
+
+
+class _Source:
+    """Shared part of the CUDA and Python contexts."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.rule: Rule | None = None  # set by the engine before each rule runs
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return line_starts(self.text)
+
+    def location(self, offset: int) -> Location:
+        line, column = offset_to_line_col(self.line_starts, offset)
+        return Location(self.path, line, column)
+
+    def finding(self, offset: int, message: str, fix: Fix | None = None, *,
+                severity: Severity | None = None, **extra) -> Finding:
+        """A finding of the running rule at character ``offset`` (its severity unless given)."""
+        assert self.rule is not None
+        return Finding(self.rule.id, severity or self.rule.severity, self.location(offset),
+                       message, fix, extra)
+
+    @staticmethod
+    def replace(start: int, end: int, text: str, title: str,
+                applicability: Applicability = Applicability.SAFE) -> Fix:
+        """A fix made of one replacement of ``[start, end)``."""
+        return Fix(title, (Edit(start, end, text),), applicability)
+
+    @staticmethod
+    def hint(title: str) -> Fix:
+        """A fix that only describes what to do."""
+        return Fix(title, (), Applicability.DISPLAY_ONLY)
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function definition with a body: its name, qualifiers and spans (offsets)."""
+
+    name: str
+    start: int  # first qualifier
+    params: tuple[int, int]  # inside of ( ... )
+    body: tuple[int, int]  # from { to } inclusive
+    qualifiers: frozenset[str]
+
+    @property
+    def is_kernel(self) -> bool:
+        return "__global__" in self.qualifiers
+
+    @property
+    def is_device(self) -> bool:
+        return bool(self.qualifiers & {"__global__", "__device__"})
+
+
+@dataclass(frozen=True, slots=True)
+class SharedArray:
+    """One ``__shared__`` declarator: where it is, its element type, name and dimensions."""
+
+    offset: int  # of the name
+    type: str
+    name: str
+    dims: tuple[tuple[int, int], ...]  # inside of each [ ... ]
+    extern: bool
+    size: int | None  # bytes, when every part is a known constant
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """A ``for``/``while``/``do`` loop: keyword offset, header span, body span."""
+
+    keyword: str
+    start: int
+    header: tuple[int, int]  # inside of ( ... ); empty for do
+    body: tuple[int, int]
+
+
+_QUALIFIED_FUNCTION = re.compile(r"\b(__global__|__device__)\b")
+_NOT_A_NAME = frozenset({
+    "__launch_bounds__", "__attribute__", "__cluster_dims__", "__declspec", "alignas",
+    "decltype", "__align__", "template", "if", "while", "for", "switch", "return", "sizeof",
+})
+_CALL_OPEN = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^;{}()]*>\s*)?\(")
+_LOOP = re.compile(r"\b(for|while)\s*\(|\bdo\b\s*\{")
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_SHARED = re.compile(r"\b__shared__\b")
+_DECLARATOR = re.compile(r"\s*(?:\*\s*)*(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\]]*\]\s*)*)")
+_CONSTANT = re.compile(
+    r"\b(?:constexpr|const)\s+(?:static\s+)?(?:(?:unsigned|signed|long|short|int|size_t|auto|"
+    r"u?int(?:8|16|32|64)_t)\s+)+(\w+)\s*=\s*([^;,{}]+);"
+)
+
+
+class CudaSource(_Source):
+    """A C/C++/CUDA/HIP file as rules see it."""
+
+    @cached_property
+    def code(self) -> str:
+        """The text with comments and literal contents blanked (same length)."""
+        return blank_non_code(self.text)
+
+    @cached_property
+    def is_hip(self) -> bool:
+        """Whether the file is already HIP (so fixes can use HIP-only spellings)."""
+        return self.path.endswith(".hip") or "hip_runtime" in self.text or "hipLaunch" in self.code
+
+    # -- structure -----------------------------------------------------------------------
+    @cached_property
+    def brace_pairs(self) -> dict[int, int]:
+        """Offset of each ``{`` -> offset of its matching ``}`` (unbalanced ones are dropped)."""
+        pairs: dict[int, int] = {}
+        stack: list[int] = []
+        code = self.code
+        pos = -1
+        find_open, find_close = code.find, code.find
+        next_open, next_close = find_open("{"), find_close("}")
+        while next_open != -1 or next_close != -1:
+            if next_close == -1 or (next_open != -1 and next_open < next_close):
+                stack.append(next_open)
+                pos = next_open
+                next_open = find_open("{", pos + 1)
+            else:
+                if stack:
+                    pairs[stack.pop()] = next_close
+                pos = next_close
+                next_close = find_close("}", pos + 1)
+        return pairs
+
+    def block_end(self, open_brace: int) -> int:
+        """Offset just past the ``}`` matching ``open_brace`` (end of text when unbalanced)."""
+        close = self.brace_pairs.get(open_brace)
+        return len(self.code) if close is None else close + 1
+
+    def paren_end(self, open_paren: int) -> int:
+        """Offset of the ``)`` matching the ``(`` at ``open_paren`` (-1 when unbalanced)."""
+        depth = 0
+        code = self.code
+        for match in re.finditer(r"[()]", code[open_paren:open_paren + 20000]):
+            depth += 1 if match.group() == "(" else -1
+            if depth == 0:
+                return open_paren + match.start()
+        return -1
+
+    def skip_space(self, pos: int) -> int:
+        code = self.code
+        while pos < len(code) and code[pos] in " \t\r\n\\":
+            pos += 1
+        return pos
+
+    @cached_property
+    def functions(self) -> list[Function]:
+        """``__global__`` and ``__device__`` function definitions, in order."""
+        found: list[Function] = []
+        code = self.code
+        covered = -1
+        for match in _QUALIFIED_FUNCTION.finditer(code):
+            if match.start() < covered:
+                continue
+            function = self._function_at(match.start())
+            if function is not None:
+                found.append(function)
+                covered = function.body[1]
+        return found
+
+    def _function_at(self, start: int) -> Function | None:
+        code = self.code
+        pos = start
+        limit = min(len(code), start + 4000)
+        while pos < limit:
+            call = _CALL_OPEN.search(code, pos, limit)
+            if call is None or ";" in code[pos:call.start()] or "{" in code[pos:call.start()]:
+                return None
+            open_paren = call.end() - 1
+            close_paren = self.paren_end(open_paren)
+            if close_paren < 0:
+                return None
+            if call.group(1) in _NOT_A_NAME:
+                pos = close_paren + 1
+                continue
+            after = self.skip_space(close_paren + 1)
+            # trailing qualifiers: const, noexcept, override, -> type
+            tail = re.match(r"(?:(?:const|noexcept|override|final|volatile)\b\s*|->[^{;]*)*",
+                            code[after:after + 200])
+            brace = self.skip_space(after + (tail.end() if tail else 0))
+            if brace >= len(code) or code[brace] != "{":
+                return None
+            head = code[start:call.start()]
+            qualifiers = frozenset(re.findall(r"__\w+__", head))
+            return Function(call.group(1), start, (open_paren + 1, close_paren),
+                            (brace, self.block_end(brace) - 1), qualifiers)
+        return None
+
+    @cached_property
+    def device_functions(self) -> list[Function]:
+        return [f for f in self.functions if f.is_device]
+
+    @cached_property
+    def _function_starts(self) -> list[int]:
+        return [f.body[0] for f in self.functions]
+
+    def function_at(self, offset: int) -> Function | None:
+        """The ``__global__``/``__device__`` function whose body contains ``offset``."""
+        functions = self.functions
+        index = bisect_right(self._function_starts, offset) - 1
+        if index >= 0 and offset <= functions[index].body[1]:
+            return functions[index]
+        return None
+
+    def in_device_code(self, offset: int) -> bool:
+        function = self.function_at(offset)
+        return function is not None and function.is_device
+
+    @cached_property
+    def loops(self) -> list[Loop]:
+        """Every ``for``, ``while`` and ``do`` loop, outer ones first."""
+        loops: list[Loop] = []
+        code = self.code
+        for match in _LOOP.finditer(code):
+            keyword = match.group(1) or "do"
+            if keyword == "do":
+                brace = match.end() - 1
+                loops.append(Loop("do", match.start(), (brace, brace),
+                                  (brace, self.block_end(brace))))
+                continue
+            open_paren = match.end() - 1
+            close_paren = self.paren_end(open_paren)
+            if close_paren < 0:
+                continue
+            body_start = self.skip_space(close_paren + 1)
+            if keyword == "while" and code.startswith(";", body_start):
+                continue  # the tail of a do-while
+            if code.startswith("{", body_start):
+                body_end = self.block_end(body_start)
+            else:
+                semicolon = code.find(";", body_start)
+                body_end = len(code) if semicolon == -1 else semicolon + 1
+            loops.append(Loop(keyword, match.start(), (open_paren + 1, close_paren),
+                              (body_start, body_end)))
+        return loops
+
+    def enclosing_loop(self, offset: int) -> Loop | None:
+        """The innermost loop whose header or body contains ``offset``."""
+        best = None
+        for loop in self.loops:
+            if loop.start > offset:
+                break
+            if loop.start <= offset < loop.body[1]:
+                best = loop
+        return best
+
+    @cached_property
+    def shared_arrays(self) -> list[SharedArray]:
+        """Every ``__shared__`` declarator with its size in bytes where it can be computed."""
+        if "__shared__" not in self.code:
+            return []
+        found: list[SharedArray] = []
+        code = self.code
+        for match in _SHARED.finditer(code):
+            end = code.find(";", match.end())
+            if end == -1:
+                continue
+            head = code[max(0, match.start() - 40):match.start()]
+            statement = code[match.end():end]
+            extern = bool(re.search(r"\bextern\s*$", head)) or "extern" in statement.split("[")[0]
+            statement_start = match.end()
+            # drop qualifiers and alignment, keep "type declarator, declarator"
+            cleaned = re.sub(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
+                             r"volatile|const|__restrict__)\b", lambda m: " " * len(m.group()),
+                             statement)
+            type_match = re.match(r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
+                                  r"[A-Za-z_][\w:]*(?:\s*<[^;<>]*>)?)", cleaned)
+            if type_match is None:
+                continue
+            type_name = " ".join(type_match.group(1).split())
+            element = cexpr.sizeof(type_name)
+            pos = type_match.end()
+            for part in _split_top_level(cleaned[pos:]):
+                declarator = _DECLARATOR.match(cleaned, pos + part[0])
+                if declarator is None or not declarator.group("name"):
+                    continue
+                dims = []
+                size = element
+                for dim in re.finditer(r"\[([^\]]*)\]", declarator.group("dims")):
+                    start = statement_start + declarator.start("dims") + dim.start(1)
+                    dims.append((start, start + len(dim.group(1))))
+                    value = self.evaluate(dim.group(1)) if dim.group(1).strip() else None
+                    size = None if size is None or value is None else size * value
+                found.append(SharedArray(statement_start + declarator.start("name"), type_name,
+                                         declarator.group("name"), tuple(dims), extern, size))
+        return found
+
+    def launch_configs(self) -> list[tuple[int, str, tuple[int, int]]]:
+        """Kernel launches as ``(offset, kind, block-argument span)``.
+
+        ``kind`` is ``"chevron"`` for ``<<<grid, block, ...>>>`` and the function name for
+        ``hipLaunchKernelGGL``/``cudaLaunchKernel``/``hipLaunchKernel``.
+        """
+        code = self.code
+        found = []
+        for match in re.finditer(r"<<<", code):
+            end = code.find(">>>", match.end())
+            if end == -1:
+                continue
+            args = _split_top_level(code[match.end():end])
+            if len(args) >= 2:
+                start = match.end() + args[1][0]
+                found.append((match.start(), "chevron", (start, match.end() + args[1][1])))
+        for match in re.finditer(r"\b(hipLaunchKernelGGL|cudaLaunchKernel|hipLaunchKernel|"
+                                 r"cudaLaunchCooperativeKernel|hipLaunchCooperativeKernel)\s*\(",
+                                 code):
+            close = self.paren_end(match.end() - 1)
+            if close < 0:
+                continue
+            args = _split_top_level(code[match.end():close])
+            index = 2 if match.group(1) == "hipLaunchKernelGGL" else 2
+            if len(args) > index:
+                start = match.end() + args[index][0]
+                found.append((match.start(), match.group(1), (start, match.end() + args[index][1])))
+        return found
+
+    def block_threads(self, expr: str) -> int | None:
+        """Threads per block described by ``expr``: a number, constant, ``dim3(...)`` or a
+        ``dim3`` variable declared with constant extents in this file."""
+        expr = expr.strip()
+        inline = re.fullmatch(r"(?:dim3\s*)?[({]([^(){}]*)[)}]", expr)
+        if inline:
+            return self._product(inline.group(1))
+        if re.fullmatch(r"[A-Za-z_]\w*", expr):
+            declared = self.dim3_variables.get(expr)
+            if declared is not None:
+                return self._product(declared)
+        return self.evaluate(expr)
+
+    def _product(self, extents: str) -> int | None:
+        total = 1
+        for part in (extents.split(",") if extents.strip() else ["1"]):
+            value = self.evaluate(part)
+            if value is None:
+                return None
+            total *= value
+        return total
+
+    @cached_property
+    def dim3_variables(self) -> dict[str, str]:
+        """``dim3 name(x, y)``, ``dim3 name = dim3(x)``, ``dim3 name{x, y}`` -> extents text."""
+        if "dim3" not in self.code:
+            return {}
+        pattern = re.compile(r"\bdim3\s+(\w+)\s*(?:=\s*(?:dim3\s*)?)?[({]([^(){};]*)[)}]\s*;")
+        return {m.group(1): m.group(2) for m in pattern.finditer(self.code)}
+
+    # -- constants -----------------------------------------------------------------------
+    @cached_property
+    def defines(self) -> dict[str, re.Match[str]]:
+        """Object-like ``#define NAME value`` directives (the last one wins)."""
+        if "define" not in self.code:
+            return {}
+        return {m.group(1): m for m in _DEFINE.finditer(self.code)}
+
+    @cached_property
+    def constants(self) -> dict[str, re.Match[str]]:
+        """``const``/``constexpr`` integer variables with an initializer."""
+        if "const" not in self.code:
+            return {}
+        return {m.group(1): m for m in _CONSTANT.finditer(self.code)}
+
+    def constant_text(self, name: str) -> str | None:
+        """The expression text behind a macro or constant name."""
+        match = self.defines.get(name) or self.constants.get(name)
+        return match.group(2) if match else None
+
+    def evaluate(self, expr: str) -> int | None:
+        """Value of a constant expression, resolving macros and constants of this file."""
+        return cexpr.evaluate(expr, self.constant_text)
+
+
+def _split_top_level(text: str) -> list[tuple[int, int]]:
+    """Spans of the comma-separated parts of ``text`` that are not nested in brackets."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([{<":
+            depth += 1
+        elif char in ")]}>":
+            depth = max(0, depth - 1)
+        elif char == "," and depth == 0:
+            parts.append((start, index))
+            start = index + 1
+    parts.append((start, len(text)))
+    return parts
+
+
+class PythonSource(_Source):
+    """A Python file as rules see it: parsed once, with imports resolved."""
+
+    def __init__(self, path: str, text: str, tree: ast.Module) -> None:
+        super().__init__(path, text)
+        self.tree = tree
+
+    @cached_property
+    def nodes(self) -> list[ast.AST]:
+        return list(ast.walk(self.tree))
+
+    def of_type(self, *types: type) -> list:
+        return [node for node in self.nodes if isinstance(node, types)]
+
+    @cached_property
+    def aliases(self) -> dict[str, str]:
+        """Local name -> the dotted module or object name it was imported as."""
+        names: dict[str, str] = {}
+        for node in self.of_type(ast.Import, ast.ImportFrom):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        names[alias.asname] = alias.name
+                    else:
+                        top = alias.name.split(".")[0]
+                        names[top] = top
+            elif node.module and not node.level:
+                for alias in node.names:
+                    names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        return names
+
+    def qualname(self, node: ast.AST) -> str | None:
+        """``a.b.c`` for a Name/Attribute chain, with the first name resolved through imports."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        parts.append(self.aliases.get(node.id, node.id))
+        return ".".join(reversed(parts))
+
+    def offset(self, lineno: int, col_offset: int) -> int:
+        """Character offset of an AST position (``col_offset`` counts UTF-8 bytes)."""
+        start = self.line_starts[lineno - 1]
+        line = self.text[start:start + col_offset * 4 + 1]
+        if line.isascii():
+            return start + col_offset
+        return start + len(line.encode("utf-8")[:col_offset].decode("utf-8", "ignore"))
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return (self.offset(node.lineno, node.col_offset),
+                self.offset(node.end_lineno, node.end_col_offset))
+
+    def node_finding(self, node: ast.AST, message: str, fix: Fix | None = None,
+                     **extra) -> Finding:
+        return self.finding(self.span(node)[0], message, fix, **extra)
+
+    def source_of(self, node: ast.AST) -> str:
+        start, end = self.span(node)
+        return self.text[start:end]

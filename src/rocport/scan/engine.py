@@ -1,0 +1,174 @@
+"""Walk files, run the selected rules per language, collect findings and notes."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import warnings
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fnmatch import fnmatch
+from pathlib import Path
+
+from rocport._diagnostics import Finding
+from rocport.errors import InputError
+from rocport.scan.context import CudaSource, PythonSource
+from rocport.scan.registry import Language, Rule
+
+CUDA_SUFFIXES = frozenset({
+    ".cu", ".cuh", ".hip", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx",
+    ".inl", ".inc", ".tpp", ".cuinc",
+})
+PYTHON_SUFFIXES = frozenset({".py"})
+#: Folders that are never source trees of the project itself.
+DEFAULT_EXCLUDES = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv", "venv",
+                    "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache", "*.egg-info")
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something the scan skipped or could not read, with the reason."""
+
+    path: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "message": self.message}
+
+
+@dataclass(slots=True)
+class ScanReport:
+    """Everything one scan found."""
+
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    files: int = 0
+    bytes: int = 0
+    #: file texts (by display path) for files with findings that carry edits
+    sources: dict[str, str] = field(default_factory=dict)
+    #: display path -> real path, for files in ``sources``
+    paths: dict[str, Path] = field(default_factory=dict)
+
+    def counts(self) -> Counter[str]:
+        return Counter(f.severity.label for f in self.findings)
+
+
+def language_of(path: Path) -> Language | None:
+    suffix = path.suffix.lower()
+    if suffix in CUDA_SUFFIXES:
+        return Language.CUDA
+    if suffix in PYTHON_SUFFIXES:
+        return Language.PYTHON
+    return None
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory where it lies below it, else as given."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[Path]:
+    """Files under ``paths`` (sorted, excluded globs pruned); a missing path is an error."""
+    patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
+
+    def excluded(candidate: Path, root: Path) -> bool:
+        relative = candidate.relative_to(root).as_posix() if candidate != root else candidate.name
+        return any(fnmatch(candidate.name, p) or fnmatch(relative, p) for p in patterns)
+
+    for path in paths:
+        if not path.exists():
+            raise InputError(f"{path}: no such file or directory")
+        if path.is_file():
+            if not any(fnmatch(path.name, p) or fnmatch(path.as_posix(), p) for p in exclude):
+                yield path
+            continue
+        for folder, dirs, names in os.walk(path):
+            here = Path(folder)
+            dirs[:] = sorted(d for d in dirs if not excluded(here / d, path))
+            for name in sorted(names):
+                candidate = here / name
+                if not excluded(candidate, path):
+                    yield candidate
+
+
+def scan_text(text: str, path: str, language: Language, rules: Sequence[Rule]) -> list[Finding]:
+    """Run ``rules`` of ``language`` over one text; raises SyntaxError for bad Python."""
+    selected = [r for r in rules if r.language is language]
+    if not selected:
+        return []
+    if language is Language.PYTHON:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(text, filename=path)
+        src: CudaSource | PythonSource = PythonSource(path, text, tree)
+    else:
+        src = CudaSource(path, text)
+    findings: list[Finding] = []
+    for rule in selected:
+        src.rule = rule
+        findings.extend(rule.check(src))
+    findings.sort(key=lambda f: (f.location.line, f.location.column, f.rule))
+    return _fingerprinted(findings, text, src.line_starts)
+
+
+def _fingerprinted(findings: list[Finding], text: str, starts: list[int]) -> list[Finding]:
+    """Add a fingerprint that survives moving code: rule, path, line text, occurrence."""
+    seen: Counter[tuple[str, str]] = Counter()
+    result = []
+    for finding in findings:
+        line = finding.location.line
+        end = starts[line] - 1 if line < len(starts) else len(text)
+        content = " ".join(text[starts[line - 1]:end].split())
+        key = (finding.rule, content)
+        seen[key] += 1
+        digest = hashlib.sha256(
+            f"{finding.rule}\0{finding.location.path}\0{content}\0{seen[key]}".encode()
+        ).hexdigest()[:32]
+        result.append(replace(finding, extra={**finding.extra, "fingerprint": digest}))
+    return result
+
+
+def scan_paths(paths: Sequence[Path], rules: Sequence[Rule],
+               exclude: Sequence[str] = ()) -> ScanReport:
+    """Scan every supported file under ``paths`` with ``rules``."""
+    report = ScanReport()
+    languages = {r.language for r in rules}
+    for path in iter_files(paths, exclude):
+        language = language_of(path)
+        shown = display_path(path)
+        if language is None:
+            if path in paths:
+                report.notes.append(Note(shown, "skipped: not a C/C++/CUDA/HIP or Python file"))
+            continue
+        if language not in languages:
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            report.notes.append(Note(shown, f"skipped: cannot read ({exc.strerror or exc})"))
+            continue
+        if b"\0" in data[:8192]:
+            report.notes.append(Note(shown, "skipped: binary file"))
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            report.notes.append(Note(shown, f"skipped: not UTF-8 (byte {exc.start})"))
+            continue
+        try:
+            findings = scan_text(text, shown, language, rules)
+        except SyntaxError as exc:
+            report.notes.append(Note(shown, f"skipped: Python syntax error at line {exc.lineno}"))
+            continue
+        report.files += 1
+        report.bytes += len(data)
+        report.findings.extend(findings)
+        if any(f.fix is not None and f.fix.edits for f in findings):
+            report.sources[shown] = text
+            report.paths[shown] = path
+    return report

@@ -1,0 +1,3 @@
+"""Report formats, one module per format (bandit style)."""
+
+FORMATS = ("text", "json", "sarif")

@@ -1,0 +1,93 @@
+"""Rule declarations: the :func:`rule` decorator and the :class:`Rule` record it builds.
+
+A rule is a small module with a docstring (its documentation) and one decorated ``check``
+function that yields findings for one file. The registry in :mod:`rocport.scan.rules` lists the
+modules explicitly, one line per rule.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from rocport._diagnostics import Finding, Severity
+
+#: Where ``helpUri`` points: the generated rule reference in the project's documentation.
+DOCS_URL = "https://github.com/rocport/rocport/blob/main/docs/scan.md"
+
+RULE_ID = re.compile(r"^RP\d{3}$")
+REQUIRED_SECTIONS = ("What it does", "Why is this bad?", "Example", "Fix safety")
+
+
+class Language(enum.Enum):
+    """Which files a rule reads."""
+
+    CUDA = "cuda"  # C, C++, CUDA and HIP sources and headers
+    PYTHON = "python"
+
+
+class FixAvailability(enum.Enum):
+    """Whether a rule offers edits (ruff's terms)."""
+
+    NONE = "none"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One registered rule."""
+
+    id: str
+    name: str
+    severity: Severity
+    language: Language
+    fix: FixAvailability
+    check: Callable[..., Iterator[Finding]]
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        """The first docstring line without its ``RPnnn name:`` prefix."""
+        first = self.doc.strip().splitlines()[0]
+        text = first.split(":", 1)[1].strip() if ":" in first else first
+        return text[:1].upper() + text[1:]
+
+    @property
+    def anchor(self) -> str:
+        """The GitHub-style heading anchor of this rule in ``docs/scan.md``."""
+        return f"{self.id.lower()}-{self.name}"
+
+    @property
+    def help_uri(self) -> str:
+        return f"{DOCS_URL}#{self.anchor}"
+
+    def section(self, title: str) -> str:
+        """The text of one ``## title`` docstring section (empty when absent)."""
+        match = re.search(
+            rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", self.doc, re.MULTILINE | re.DOTALL
+        )
+        return match.group(1).strip() if match else ""
+
+
+def rule(
+    *,
+    id: str,
+    name: str,
+    severity: Severity,
+    language: Language,
+    fix: FixAvailability = FixAvailability.NONE,
+) -> Callable[[Callable[..., Iterator[Finding]]], Callable[..., Iterator[Finding]]]:
+    """Mark ``check`` as a rule; the rule record is stored on the function as ``rule``."""
+
+    def decorate(check: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:
+        import inspect
+        import sys
+
+        doc = inspect.cleandoc(sys.modules[check.__module__].__doc__ or "")
+        check.rule = Rule(id, name, severity, language, fix, check, doc)  # type: ignore[attr-defined]
+        return check
+
+    return decorate

@@ -1,0 +1,1 @@
+"""CUDA/HIP source rules, one module per rule."""

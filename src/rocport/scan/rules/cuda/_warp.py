@@ -1,0 +1,53 @@
+"""Patterns shared by the warp-size rules."""
+
+from __future__ import annotations
+
+import re
+
+#: Warp intrinsics whose first argument is a lane mask (CUDA names; HIP 6.2+ uses the same).
+MASKED_CALL = re.compile(
+    r"\b(__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__uni_sync|"
+    r"__match_any_sync|__match_all_sync|__syncwarp|__reduce_(?:add|min|max|and|or|xor)_sync)"
+    r"\s*\("
+)
+#: A full 32-lane mask written as a literal.
+FULL_MASK_32 = re.compile(r"0[xX][fF]{8}[uU]?[lL]{0,2}|~0[uU]?|-1|4294967295[uU]?[lL]{0,2}")
+#: A 32-bit (at most 8 hex digits) lane-mask literal.
+MASK_LITERAL_32 = re.compile(r"0[xX][0-9a-fA-F]{1,8}[uU]?[lL]{0,2}")
+FULL_MASK_64 = "0xffffffffffffffffULL"
+
+#: Intrinsics that return a lane mask (64 bits wide in HIP).
+MASK_PRODUCER = r"(?:__activemask|__ballot_sync|__ballot|__match_any_sync|__match_all_sync|__lanemask_lt|__lanemask_gt|__lanemask_le|__lanemask_ge|__lanemask_eq)"
+
+#: Names that say "the warp width".
+WARP_SIZE_NAME = re.compile(
+    r"(?i)^(?:k_?|c_?)?(?:warp_?size|warp_?sz|warp_?width|warp_?len|lanes?_?per_?warp|"
+    r"threads?_?per_?warp|num_?lanes|n_?lanes|wave_?size|wavefront_?size)$"
+)
+
+#: Shuffles: warp intrinsics and cooperative-groups methods.
+SHUFFLE = re.compile(r"__shfl|\.shfl(?:_up|_down|_xor)?\s*\(")
+
+
+def first_argument(code: str, open_paren: int) -> tuple[int, int]:
+    """Span of the first argument of the call whose ``(`` is at ``open_paren``."""
+    depth = 0
+    for index in range(open_paren + 1, min(len(code), open_paren + 2000)):
+        char = code[index]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return _strip(code, open_paren + 1, index)
+            depth -= 1
+        elif char == "," and depth == 0:
+            return _strip(code, open_paren + 1, index)
+    return open_paren + 1, open_paren + 1
+
+
+def _strip(code: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and code[start].isspace():
+        start += 1
+    while end > start and code[end - 1].isspace():
+        end -= 1
+    return start, end

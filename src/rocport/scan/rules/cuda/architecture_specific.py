@@ -1,0 +1,65 @@
+"""RP112 architecture-specific: a Hopper- or Ampere-only CUDA feature.
+
+## What it does
+Flags CUDA features that exist only on recent NVIDIA architectures and have no HIP equivalent
+of the same name: thread block clusters (`__cluster_dims__`, `this_cluster()`), TMA tensor maps,
+asynchronous copies (`cuda::memcpy_async`, `__pipeline_memcpy_async`, `cuda::pipeline`),
+`nvcuda::wmma`, and the `__nv_fp8_*` types. (PTX forms such as `wgmma` and `cp.async` inside
+`asm` are reported by RP110.)
+
+## Why is this bad?
+hipify has nothing to map these names to, so the port fails to compile; where a similar AMD
+feature exists (rocWMMA for WMMA, `__hip_fp8_*` for FP8) it has a different API and, for FP8,
+two encodings (OCP on gfx950/gfx12, FNUZ on gfx942).
+
+## Example
+```cuda
+__global__ void __cluster_dims__(2, 1, 1) k(float* x) { ... }
+__nv_fp8_e4m3 q = __nv_fp8_e4m3(v);
+```
+Use instead:
+```cuda
+__global__ void k(float* x) { ... }
+__hip_fp8_e4m3_fnuz q = __hip_fp8_e4m3_fnuz(v);   // gfx942 (MI300)
+```
+
+## Fix safety
+No automatic fix: each feature needs a different design on AMD GPUs. The message names the
+closest HIP facility.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from rocport._diagnostics import Finding, Severity
+from rocport.scan import tables
+from rocport.scan.context import CudaSource
+from rocport.scan.registry import Language, rule
+
+
+@cache
+def _pattern() -> tuple[re.Pattern[str], dict[str, dict]]:
+    rows = {row["pattern"]: row for row in tables.architecture_features()}
+    names = sorted(rows, key=len, reverse=True)
+    alternatives = "|".join(re.escape(name) for name in names)
+    return re.compile(rf"(?<![\w:])(?:{alternatives})(?!\w)"), rows
+
+
+@rule(id="RP112", name="architecture-specific", severity=Severity.ERROR,
+      language=Language.CUDA)
+def check(src: CudaSource) -> Iterator[Finding]:
+    code = src.code
+    if "__nv_fp8" not in code and "cluster" not in code and "async" not in code \
+            and "pipeline" not in code and "TensorMap" not in code and "wmma" not in code \
+            and "barrier" not in code:
+        return
+    pattern, rows = _pattern()
+    for match in pattern.finditer(code):
+        row = rows[match.group()]
+        yield src.finding(
+            match.start(), f"`{match.group()}` is a {row['feature']} feature with no HIP "
+            "equivalent of that name",
+            src.hint(row["hint"][0].upper() + row["hint"][1:]))

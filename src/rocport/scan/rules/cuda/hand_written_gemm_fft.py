@@ -1,0 +1,81 @@
+"""RP121 hand-written-gemm-fft: a GEMM or DFT loop written by hand in device code.
+
+## What it does
+In `__global__`/`__device__` functions, flags loops that accumulate a product of two different
+arrays indexed by the loop variable at different positions (`acc += A[row*K + k] * B[k*N + col]`,
+also with shared-memory tiles `As[ty][k] * Bs[k][tx]`), and loops that accumulate terms computed
+with `sin`/`cos` of a multiple of pi (a direct DFT).
+
+## Why is this bad?
+This is a performance hint. rocBLAS and hipBLASLt GEMMs use the MFMA matrix cores of CDNA GPUs,
+which a scalar FMA loop cannot reach; rocFFT/hipFFT run an O(n log n) FFT where a direct DFT is
+O(n^2). Hand-tuned CUDA GEMM tiles are also tuned for 32-lane warps and NVIDIA shared-memory
+banks.
+
+## Example
+```cuda
+for (int k = 0; k < K; ++k)
+    acc += A[row * K + k] * B[k * N + col];
+```
+Use instead:
+```cuda
+hipblasSgemm(handle, HIPBLAS_OP_N, HIPBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
+```
+
+## Fix safety
+No automatic fix: replacing a kernel with a library call changes the host code around it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rocport._diagnostics import Finding, Severity
+from rocport.scan.context import CudaSource
+from rocport.scan.registry import Language, rule
+
+_LOOP_VAR = re.compile(r"^\s*(?:[\w:<>]+\s+)*([A-Za-z_]\w*)\s*=")
+_SUBSCRIPTED = r"([A-Za-z_]\w*)\s*((?:\[[^\[\];]*\]\s*)+)"
+_PRODUCT_ACCUMULATE = re.compile(
+    r"\b[A-Za-z_]\w*(?:\[[^\]]*\])*\s*\+=\s*" + _SUBSCRIPTED + r"\*\s*" + _SUBSCRIPTED
+)
+_TRIG = re.compile(r"\b(?:__)?(?:sin|cos|sincos)(?:f|pi|pif)?\s*\(")
+_PI = re.compile(r"\bM_PI\w*|\bPI\b|\bpi\b|3\.14159|\bTWO_PI\b|\bkPi\b")
+
+
+@rule(id="RP121", name="hand-written-gemm-fft", severity=Severity.NOTE, language=Language.CUDA)
+def check(src: CudaSource) -> Iterator[Finding]:
+    code = src.code
+    if "+=" not in code or not src.device_functions:
+        return
+    reported: set[int] = set()
+    for loop in src.loops:
+        if loop.keyword != "for" or not src.in_device_code(loop.start):
+            continue
+        function = src.function_at(loop.start)
+        var = _LOOP_VAR.match(code, loop.header[0], loop.header[1])
+        if var is None or function is None or function.body[0] in reported:
+            continue
+        body = code[loop.body[0]:loop.body[1]]
+        name = var.group(1)
+        uses = re.compile(rf"\b{re.escape(name)}\b")
+        for product in _PRODUCT_ACCUMULATE.finditer(body):
+            a, a_index, b, b_index = product.groups()
+            if a != b and a_index != b_index and uses.search(a_index) and uses.search(b_index):
+                reported.add(function.body[0])
+                yield src.finding(
+                    loop.start, f"hand-written GEMM loop in `{function.name}` "
+                    f"(`{a}{a_index.strip()} * {b}{b_index.strip()}` over `{name}`)",
+                    src.hint("Call rocBLAS/hipBLAS (`hipblasSgemm`) or hipBLASLt, which use "
+                             "the MFMA matrix cores"))
+                break
+        else:
+            function_text = code[function.body[0]:function.body[1]]
+            if _TRIG.search(body) and "+=" in body and _PI.search(function_text):
+                reported.add(function.body[0])
+                yield src.finding(
+                    loop.start, f"hand-written DFT loop in `{function.name}` (sin/cos "
+                    "twiddles accumulated in a loop)",
+                    src.hint("Use rocFFT/hipFFT (`hipfftExecC2C`): O(n log n) instead of "
+                             "O(n^2)"))

@@ -1,0 +1,68 @@
+"""RP110 inline-ptx: inline PTX assembly.
+
+## What it does
+Flags `asm(...)`, `asm volatile(...)` and `__asm__(...)` statements whose template is PTX
+(instruction suffixes such as `.u32`/`.f32`, `.reg`, `%laneid`, `mma.sync`, `cp.async`, ...)
+and names the HIP replacement for the instruction it recognises.
+
+## Why is this bad?
+PTX is NVIDIA's virtual ISA. The AMD GPU compiler cannot assemble it, so the file fails to build
+for any `gfx` target; hipify tools leave these statements untouched.
+
+## Example
+```cuda
+unsigned lane;
+asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+```
+Use instead:
+```cuda
+unsigned lane = __lane_id();
+```
+
+## Fix safety
+No automatic fix: each PTX sequence needs a hand-written equivalent (a HIP intrinsic, a
+`__builtin_amdgcn_*` builtin or a library call). The message names one where the instruction is
+known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rocport._diagnostics import Finding, Severity
+from rocport.scan import tables
+from rocport.scan.context import CudaSource
+from rocport.scan.registry import Language, rule
+
+_ASM = re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:volatile\b|__volatile__\b)?\s*\(")
+_PTX = re.compile(
+    r"\b[a-z][a-z0-9]*(?:\.[a-z0-9]+)*\.(?:[usbf](?:8|16|32|64)|pred|b128)\b|\.reg\b|\.shared\b|"
+    r"\.global\b|%%?(?:laneid|warpid|clock|clock64|globaltimer|tid|ntid|ctaid|smid)\b|"
+    r"\b(?:mma|wgmma|ldmatrix|cp\.async|shfl|vote|bar|membar|prmt)\b"
+)
+
+
+@rule(id="RP110", name="inline-ptx", severity=Severity.ERROR, language=Language.CUDA)
+def check(src: CudaSource) -> Iterator[Finding]:
+    code = src.code
+    if "asm" not in code:
+        return
+    for match in _ASM.finditer(code):
+        close = src.paren_end(match.end() - 1)
+        if close < 0:
+            continue
+        template = src.text[match.end():close]  # the literal text, not blanked
+        if not _PTX.search(template):
+            continue
+        known = next((row for row in tables.ptx_instructions() if row["pattern"] in template),
+                     None)
+        first = " ".join(re.findall(r'"([^"]*)"', template)).strip() or template.strip()
+        first = first.split(";")[0].strip()[:60]
+        if known:
+            message = f"inline PTX `{first}` ({known['feature']}) does not assemble for AMD GPUs"
+            fix = src.hint(known["hint"][0].upper() + known["hint"][1:])
+        else:
+            message = f"inline PTX `{first}` does not assemble for AMD GPUs"
+            fix = src.hint("Replace the PTX with a HIP intrinsic or `__builtin_amdgcn_*` builtin")
+        yield src.finding(match.start(), message, fix)

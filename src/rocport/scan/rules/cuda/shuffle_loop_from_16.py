@@ -1,0 +1,81 @@
+"""RP105 shuffle-loop-from-16: a shuffle reduction or scan loop bounded by 32 lanes.
+
+## What it does
+Flags loops whose body shuffles (`__shfl*`, `tile.shfl*`) and whose header starts a halving
+offset at 16 (`for (int o = 16; o > 0; o /= 2)`, `o >>= 1`), or doubles an offset while it stays
+below 32 (`for (int o = 1; o < 32; o *= 2)`).
+
+## Why is this bad?
+A tree reduction over a 64-lane wavefront needs offsets 32, 16, ..., 1. Starting at 16 combines
+each half of the wavefront separately: lane 0 ends up with the sum of lanes 0-31 only, and the
+result is silently wrong by the other half. Scans that stop below 32 leave lanes 32-63 without
+the contribution of the lower half.
+
+## Example
+```cuda
+for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffff, v, offset);
+```
+Use instead:
+```cuda
+for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffffffffffffULL, v, offset);
+```
+
+## Fix safety
+Safe: `warpSize / 2` is 16 and `warpSize` is 32 on NVIDIA GPUs, so the loop is unchanged there,
+and covers the full wavefront on AMD GPUs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rocport._diagnostics import Finding, Severity
+from rocport.scan.context import CudaSource
+from rocport.scan.registry import FixAvailability, Language, rule
+from rocport.scan.rules.cuda._warp import SHUFFLE
+
+_DOWN = re.compile(
+    r"^\s*(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
+    r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<start>16)[uU]?\s*;[^;]*;\s*"
+    r"(?:(?P=var)\s*(?:/=\s*2|>>=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:/\s*2|>>\s*1))\s*$"
+)
+_UP = re.compile(
+    r"^\s*(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
+    r"(?P<var>[A-Za-z_]\w*)\s*=\s*1[uU]?\s*;\s*(?P=var)\s*(?P<cmp><=?)\s*(?P<limit>32|16)[uU]?\s*;"
+    r"\s*(?:(?P=var)\s*(?:\*=\s*2|<<=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:\*\s*2|<<\s*1))\s*$"
+)
+
+
+@rule(id="RP105", name="shuffle-loop-from-16", severity=Severity.ERROR, language=Language.CUDA,
+      fix=FixAvailability.ALWAYS)
+def check(src: CudaSource) -> Iterator[Finding]:
+    code = src.code
+    if "shfl" not in code:
+        return
+    for loop in src.loops:
+        if loop.keyword != "for" or not SHUFFLE.search(code, *loop.body):
+            continue
+        header_start = loop.header[0]
+        header = code[header_start:loop.header[1]]
+        down = _DOWN.match(header)
+        if down:
+            start, end = header_start + down.start("start"), header_start + down.end("start")
+            yield src.finding(
+                start, "shuffle loop starts at offset 16, which reduces 32 lanes; a 64-wide "
+                "wavefront needs offsets from 32",
+                src.replace(start, end, "warpSize / 2", "Start at `warpSize / 2`"))
+            continue
+        up = _UP.match(header)
+        if up:
+            start, end = header_start + up.start("limit"), header_start + up.end("limit")
+            limit = "warpSize" if (up.group("cmp"), up.group("limit")) == ("<", "32") else \
+                "warpSize / 2" if (up.group("cmp"), up.group("limit")) == ("<=", "16") else None
+            if limit is None:
+                continue
+            yield src.finding(
+                start, f"shuffle loop stops at `{up.group('cmp')} {up.group('limit')}`, which "
+                "covers 32 lanes; a 64-wide wavefront needs offsets up to 32",
+                src.replace(start, end, limit, f"Bound the loop by `{limit}`"))

@@ -1,0 +1,57 @@
+"""RP114 texture-reference: a legacy texture or surface reference.
+
+## What it does
+Flags `texture<...>` and `surface<...>` reference declarations and the reference-binding calls
+`cudaBindTexture`, `cudaBindTexture2D`, `cudaBindTextureToArray`, `cudaBindSurfaceToArray`,
+`cudaUnbindTexture` and their `hip*` counterparts.
+
+## Why is this bad?
+Texture and surface references were removed in CUDA 12 and are deprecated in HIP; on AMD GPUs
+they are emulated on top of texture objects and some forms (for instance `tex1Dfetch` on a
+bound linear reference with an offset) behave differently. Texture objects
+(`cudaTextureObject_t` / `hipTextureObject_t`) are the supported API on both platforms.
+
+## Example
+```cuda
+texture<float, 1, cudaReadModeElementType> tex;
+cudaBindTexture(nullptr, tex, d_data, bytes);
+```
+Use instead:
+```cuda
+cudaTextureObject_t tex;   // cudaCreateTextureObject(&tex, &resDesc, &texDesc, nullptr)
+```
+
+## Fix safety
+No automatic fix: moving to texture objects changes kernel signatures and set-up code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rocport._diagnostics import Finding, Severity
+from rocport.scan.context import CudaSource
+from rocport.scan.registry import Language, rule
+
+_REFERENCE = re.compile(
+    r"(?<![\w:.])(?P<decl>texture|surface)\s*<[^;<>]*>\s*[A-Za-z_]\w*|"
+    r"\b(?P<call>(?:cuda|hip)(?:BindTexture(?:2D|ToArray|ToMipmappedArray)?|"
+    r"BindSurfaceToArray|UnbindTexture))\s*\("
+)
+
+
+@rule(id="RP114", name="texture-reference", severity=Severity.WARNING, language=Language.CUDA)
+def check(src: CudaSource) -> Iterator[Finding]:
+    code = src.code
+    if "texture" not in code and "surface" not in code and "Texture" not in code \
+            and "Surface" not in code:
+        return
+    for match in _REFERENCE.finditer(code):
+        if match.group("decl"):
+            message = f"{match.group('decl')} reference: removed in CUDA 12, deprecated in HIP"
+        else:
+            message = f"`{match.group('call')}` binds a texture reference: removed in CUDA 12, " \
+                "deprecated in HIP"
+        yield src.finding(match.start(), message,
+                          src.hint("Use a texture object (`hipTextureObject_t`)"))

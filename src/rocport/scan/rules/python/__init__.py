@@ -1,0 +1,1 @@
+"""Python rules (using the ast module), one module per rule."""

@@ -1,0 +1,67 @@
+"""RP303 cudnn-backend-setting: a `torch.backends.cudnn` setting, which drives MIOpen on ROCm.
+
+## What it does
+Flags assignments to `torch.backends.cudnn.benchmark`, `.deterministic`, `.enabled`,
+`.allow_tf32` and `.benchmark_limit`, and calls of `torch.backends.cudnn.version()` and
+`torch.backends.cudnn.flags(...)`, and says what each one does on an AMD GPU. The meanings live
+in `rocport/scan/data/torch_backends.json`.
+
+## Why is this bad?
+On ROCm builds of PyTorch the `cudnn` backend is MIOpen. The flags still work but mean
+something else: `benchmark=True` runs MIOpen's exhaustive Find for every new shape,
+`allow_tf32` has no effect, `enabled=False` turns MIOpen off entirely, and `version()` returns
+MIOpen's version number, which breaks cuDNN version checks.
+
+## Example
+```python
+torch.backends.cudnn.benchmark = True
+if torch.backends.cudnn.version() >= 8900:
+    ...
+```
+Use instead:
+```python
+torch.backends.cudnn.benchmark = fixed_input_shapes
+if torch.version.hip is None and torch.backends.cudnn.version() >= 8900:
+    ...
+```
+
+## Fix safety
+No automatic fix: whether the MIOpen behaviour is wanted depends on the workload.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from rocport._diagnostics import Finding, Severity
+from rocport.scan import tables
+from rocport.scan.context import PythonSource
+from rocport.scan.registry import Language, rule
+
+_PREFIX = "torch.backends.cudnn."
+
+
+@rule(id="RP303", name="cudnn-backend-setting", severity=Severity.NOTE,
+      language=Language.PYTHON)
+def check(src: PythonSource) -> Iterator[Finding]:
+    if "cudnn" not in src.text:
+        return
+    settings = tables.cudnn_settings()
+    for node in src.of_type(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call):
+        if isinstance(node, ast.Call):
+            targets = [node.func]
+        else:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            name = src.qualname(target) if isinstance(target, ast.Attribute) else None
+            if name is None or not name.startswith(_PREFIX):
+                continue
+            attr = name[len(_PREFIX):]
+            row = settings.get(attr)
+            if row is None or (isinstance(node, ast.Call) != (attr in ("version", "flags"))):
+                continue
+            shown = f"{name}()" if isinstance(node, ast.Call) else \
+                f"{name} = {src.source_of(node.value)}" if node.value is not None else name
+            yield src.node_finding(target, f"`{shown}`: {row['meaning']}",
+                                   src.hint(row["hint"][0].upper() + row["hint"][1:]))

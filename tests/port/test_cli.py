@@ -1,0 +1,184 @@
+"""``rocport port`` end to end with the shipped mapping: outputs, reports, exit codes, errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rocport.cli.main import main
+
+PROGRAM = """\
+#include <cstdio>
+#include <cuda_runtime.h>
+#include "saxpy.cuh"
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main() {
+  float *x, *y;
+  cudaMalloc(&x, 1024 * sizeof(float));
+  cudaMalloc(&y, 1024 * sizeof(float));
+  saxpy<<<4, 256>>>(1024, 2.0f, x, y);
+  cudaError_t err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) std::printf("%s\\n", cudaGetErrorString(err));
+  initCudaContext();
+  cudaProjectHelper(x);
+  cudaFree(x);
+  cudaFree(y);
+  return 0;
+}
+"""
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    src = tmp_path / "saxpy"
+    src.mkdir()
+    (src / "saxpy.cu").write_text(PROGRAM)
+    (src / "saxpy.cuh").write_text("#pragma once\nvoid initCudaContext();\n")
+    (src / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    return src
+
+
+def test_port_a_tree_with_reports(project: Path, tmp_path: Path, capsys) -> None:
+    (project / "rocport.toml").write_text('[names]\ninitCudaContext = "initHipContext"\n')
+    report_json, report_csv = tmp_path / "r.json", tmp_path / "r.csv"
+    code, out, err = run(
+        ["port", str(project), "--json", str(report_json), "--csv", str(report_csv), "-j", "1"], capsys
+    )
+    assert code == 0, err
+    out_dir = tmp_path / "saxpy-hip"  # the default output: SRC-hip beside SRC
+    text = (out_dir / "saxpy.cu").read_text()
+    for hip in ("hip/hip_runtime.h", "hipMalloc", "hipDeviceSynchronize", "hipGetErrorString",
+                "hipError_t", "hipSuccess", "initHipContext", '#include "saxpy.cuh"'):
+        assert hip in text
+    assert "cuda" not in text.replace("cudaProjectHelper", "")  # an unknown name stays as written
+    assert "initHipContext" in (out_dir / "saxpy.cuh").read_text()
+    assert (out_dir / "logo.png").read_bytes() == (project / "logo.png").read_bytes()
+    assert "rocport port" in out and "saxpy.cu" in out
+
+    doc = json.loads(report_json.read_text())
+    (saxpy,) = [f for f in doc["files"] if f["path"] == "saxpy.cu"]
+    assert saxpy["status"] == "translated" and saxpy["written"]
+    assert not saxpy["converted"]  # cudaProjectHelper is left over
+    assert saxpy["counts"]["unknown"] == 1 and saxpy["counts"]["found"] >= 10
+    (header,) = [f for f in doc["files"] if f["path"] == "saxpy.cuh"]
+    assert header["converted"] and header["families"]["project"]["translated"] == 1
+    assert "project" in saxpy["families"] and "runtime" in saxpy["families"]
+    rows = list(csv.DictReader(io.StringIO(report_csv.read_text())))
+    assert {r["path"] for r in rows} == {"saxpy.cu", "saxpy.cuh", "logo.png", "rocport.toml"}
+
+
+def test_json_to_stdout_and_examine(project: Path, tmp_path: Path, capsys) -> None:
+    code, out, err = run(["port", str(project), "--examine", "--json", "-"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["mode"] == "examine" and doc["totals"]["written"] == 0
+    unknown = [i for f in doc["files"] for i in f["issues"] if i["outcome"] == "unknown"]
+    assert {(i["name"], i["line"], i["column"]) for i in unknown} == {("cudaProjectHelper", 18, 3)}
+    assert "rocport port" in err  # the text report moves to stderr
+    assert not (tmp_path / "saxpy-hip").exists()
+
+
+def test_in_place_and_rerun(project: Path, capsys) -> None:
+    assert run(["port", str(project), "--in-place"], capsys)[0] == 0
+    assert (project / "saxpy.cu.orig").read_text() == PROGRAM
+    first = (project / "saxpy.cu").stat().st_mtime_ns
+    code, _, err = run(["port", str(project), "--in-place", "--json", "-"], capsys)
+    assert code == 0, err
+    assert (project / "saxpy.cu").stat().st_mtime_ns == first
+
+
+def test_ggl_launch_and_rocblas(project: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "ggl"
+    code, _, err = run(["port", str(project), "-o", str(out), "--launch", "ggl", "--blas", "rocblas",
+                        "--rocm", "6.4"], capsys)
+    assert code == 0, err
+    assert "hipLaunchKernelGGL(saxpy" in (out / "saxpy.cu").read_text()
+
+
+def test_unsupported_entry_from_the_config(project: Path, tmp_path: Path, capsys) -> None:
+    config = tmp_path / "map.toml"
+    config.write_text('[names.initCudaContext]\nstatus = "unsupported"\nnote = "port by hand"\n')
+    code, out, err = run(["port", str(project), "--map", str(config), "--examine", "--json", "-"], capsys)
+    assert code == 0, err
+    issues = [i for f in json.loads(out)["files"] for i in f["issues"]]
+    unsupported = [(i["name"], i["line"], i["note"]) for i in issues if i["outcome"] == "unsupported"]
+    assert unsupported == [("initCudaContext", 17, "port by hand"), ("initCudaContext", 2, "port by hand")]
+
+
+def _one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("rocport: error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["{tmp}/missing"], "no such file or directory"),
+        (["{src}", "-o", "{src}/out"], "overlaps the input"),
+        (["{src}", "-o", "{src}"], "overlaps the input"),
+        (["{src}", "-o", "{tmp}/x", "--in-place"], "cannot be used together"),
+        (["{src}", "--no-backup"], "--no-backup only applies with --in-place"),
+        (["{src}", "-o", "{tmp}/file/out"], "cannot"),
+        (["{src}", "--map", "{tmp}/none.toml"], "no such file"),
+        (["{src}", "--map", "{tmp}/bad.toml"], "invalid TOML"),
+        (["{src}", "--compile-commands", "{tmp}/none.json"], "no such file"),
+        (["{src}", "--json", "-", "--csv", "-"], "cannot both write to stdout"),
+        (["{src}", "--json", "{tmp}/file/r.json"], "cannot write"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(project: Path, tmp_path: Path, capsys, args, message) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    (tmp_path / "bad.toml").write_text("names = [")
+    argv = ["port", *(a.format(tmp=tmp_path, src=project) for a in args)]
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    assert message in _one_error_line(err)
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--blas", "mkl"], ["--launch", "fast"], ["--jobs", "0"], ["--rocm", "six"], ["--frobnicate"]],
+)
+def test_bad_option_exits_2(project: Path, capsys, args) -> None:
+    code, _, err = run(["port", str(project), *args], capsys)
+    assert code == 2
+    assert "Error" in err or "error" in err
+
+
+def test_console_script_exit_code(project: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "COLUMNS": "120"}
+    done = subprocess.run(
+        [sys.executable, "-m", "rocport", "port", str(project / "saxpy.cu"), "-o", str(tmp_path / "one.cu")],
+        capture_output=True, text=True, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "hipMalloc" in (tmp_path / "one.cu").read_text()
+    done = subprocess.run([sys.executable, "-m", "rocport", "port", str(tmp_path / "nope")],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"rocport: error: {tmp_path / 'nope'}: no such file or directory\n"

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the C++ templates below keep one source line per Python line)
 """Generate a large, realistic CUDA source tree for the port benchmarks (deterministic, seeded).
 
 The tree looks like a mid-sized GPU code base: several libraries with public headers, kernels
@@ -31,30 +32,80 @@ _PLAIN = re.compile(r"[A-Za-z_]\w*")
 
 #: (name, weight): the APIs that real CUDA code calls most, by rough frequency
 COMMON_CALLS = (
-    ("cudaMalloc", 30), ("cudaFree", 30), ("cudaMemcpy", 30), ("cudaMemcpyAsync", 14),
-    ("cudaMemset", 10), ("cudaMemsetAsync", 6), ("cudaDeviceSynchronize", 16),
-    ("cudaGetLastError", 14), ("cudaStreamSynchronize", 10), ("cudaMallocHost", 5),
-    ("cudaFreeHost", 5), ("cudaMallocManaged", 4), ("cudaSetDevice", 8), ("cudaGetDevice", 6),
-    ("cudaGetDeviceCount", 5), ("cudaEventRecord", 8), ("cudaEventSynchronize", 5),
-    ("cudaEventElapsedTime", 5), ("cudaStreamWaitEvent", 3), ("cudaFuncSetAttribute", 2),
-    ("cudaOccupancyMaxActiveBlocksPerMultiprocessor", 2), ("cudaMemGetInfo", 3),
-    ("cudaPointerGetAttributes", 1), ("cudaHostRegister", 1), ("cudaMemcpy2D", 2),
-    ("cudaMemcpyToSymbol", 3), ("cudaDeviceGetAttribute", 3), ("cudaMemPrefetchAsync", 2),
+    ("cudaMalloc", 30),
+    ("cudaFree", 30),
+    ("cudaMemcpy", 30),
+    ("cudaMemcpyAsync", 14),
+    ("cudaMemset", 10),
+    ("cudaMemsetAsync", 6),
+    ("cudaDeviceSynchronize", 16),
+    ("cudaGetLastError", 14),
+    ("cudaStreamSynchronize", 10),
+    ("cudaMallocHost", 5),
+    ("cudaFreeHost", 5),
+    ("cudaMallocManaged", 4),
+    ("cudaSetDevice", 8),
+    ("cudaGetDevice", 6),
+    ("cudaGetDeviceCount", 5),
+    ("cudaEventRecord", 8),
+    ("cudaEventSynchronize", 5),
+    ("cudaEventElapsedTime", 5),
+    ("cudaStreamWaitEvent", 3),
+    ("cudaFuncSetAttribute", 2),
+    ("cudaOccupancyMaxActiveBlocksPerMultiprocessor", 2),
+    ("cudaMemGetInfo", 3),
+    ("cudaPointerGetAttributes", 1),
+    ("cudaHostRegister", 1),
+    ("cudaMemcpy2D", 2),
+    ("cudaMemcpyToSymbol", 3),
+    ("cudaDeviceGetAttribute", 3),
+    ("cudaMemPrefetchAsync", 2),
 )
 TAIL_SHARE = 1 / 6
 
 INCLUDES = (
-    ("cuda_runtime.h", 10), ("cuda.h", 3), ("cuda_runtime_api.h", 2), ("cublas_v2.h", 4),
-    ("curand.h", 2), ("curand_kernel.h", 2), ("cufft.h", 2), ("cusparse.h", 2),
-    ("cusolverDn.h", 2), ("cub/cub.cuh", 2), ("thrust/device_vector.h", 2),
-    ("thrust/sort.h", 1), ("cooperative_groups.h", 2), ("cuda_fp16.h", 3), ("cuda_bf16.h", 1),
-    ("nccl.h", 1), ("device_launch_parameters.h", 1),
+    ("cuda_runtime.h", 10),
+    ("cuda.h", 3),
+    ("cuda_runtime_api.h", 2),
+    ("cublas_v2.h", 4),
+    ("curand.h", 2),
+    ("curand_kernel.h", 2),
+    ("cufft.h", 2),
+    ("cusparse.h", 2),
+    ("cusolverDn.h", 2),
+    ("cub/cub.cuh", 2),
+    ("thrust/device_vector.h", 2),
+    ("thrust/sort.h", 1),
+    ("cooperative_groups.h", 2),
+    ("cuda_fp16.h", 3),
+    ("cuda_bf16.h", 1),
+    ("nccl.h", 1),
+    ("device_launch_parameters.h", 1),
 )
 STD_INCLUDES = ("cstdio", "cstdlib", "vector", "string", "memory", "algorithm", "cmath", "iostream")
 TYPES = ("float", "double", "int", "__half", "float2", "unsigned int")
 WORDS = (
-    "tile", "row", "col", "grid", "batch", "chunk", "stage", "pass", "layer", "head", "block",
-    "warp", "lane", "pivot", "bucket", "slice", "frame", "voxel", "particle", "cell", "edge",
+    "tile",
+    "row",
+    "col",
+    "grid",
+    "batch",
+    "chunk",
+    "stage",
+    "pass",
+    "layer",
+    "head",
+    "block",
+    "warp",
+    "lane",
+    "pivot",
+    "bucket",
+    "slice",
+    "frame",
+    "voxel",
+    "particle",
+    "cell",
+    "edge",
 )
 
 
@@ -73,7 +124,9 @@ def tail_names(rng: random.Random, count: int = 4000) -> list[tuple[str, str]]:
         for cuda, raw in _data(entry).get("entries", {}).items():
             if _PLAIN.fullmatch(cuda) and raw.get("kind") in ("function", "type", "enumerator"):
                 (supported if raw.get("hip") else other).append((cuda, raw["kind"]))
-    return [rng.choice(supported) if rng.random() < 5 / 6 else rng.choice(other) for _ in range(count)]
+    return [
+        rng.choice(supported) if rng.random() < 5 / 6 else rng.choice(other) for _ in range(count)
+    ]
 
 
 class Writer:
@@ -311,7 +364,9 @@ class Writer:
         rng = self.rng
         name = self.ident("libs")
         parts = [f"void {name}(cudaStream_t stream, float* d, int n) {{"]
-        pick = rng.sample(("curand", "cufft", "cusparse", "cusolver", "nccl", "driver"), rng.randint(1, 3))
+        pick = rng.sample(
+            ("curand", "cufft", "cusparse", "cusolver", "nccl", "driver"), rng.randint(1, 3)
+        )
         if "curand" in pick:
             parts.append(
                 "  curandGenerator_t gen;\n  curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT);\n"
@@ -375,8 +430,7 @@ class Writer:
         kernel = re.search(r"__global__ void (\w+)\(", reduce).group(1)
         name = self.ident("launch_reduce")
         return (
-            reduce
-            + f"void {name}(const float* d_in, float* d_out, int n, cudaStream_t s) {{\n"
+            reduce + f"void {name}(const float* d_in, float* d_out, int n, cudaStream_t s) {{\n"
             "  constexpr int kBlock = 256;\n  int blocks = 0, device = 0;\n"
             f"  {self.check}(cudaMemsetAsync(d_out, 0, sizeof(float), s));\n"
             f"  {self.check}(cudaGetDevice(&device));\n"
@@ -387,8 +441,16 @@ class Writer:
         )
 
 
-KERNEL_BLOCKS = ("elementwise", "warp_reduce", "transpose", "half_math", "coop_groups",
-                 "curand_kernel", "cub_block", "histogram")
+KERNEL_BLOCKS = (
+    "elementwise",
+    "warp_reduce",
+    "transpose",
+    "half_math",
+    "coop_groups",
+    "curand_kernel",
+    "cub_block",
+    "histogram",
+)
 HOST_BLOCKS = ("host_memory", "device_query", "cublas", "libraries", "raii")
 
 
@@ -427,8 +489,12 @@ def generate(out: Path, size_mb: float = 21.0, seed: int = 2024) -> tuple[int, i
             _write(root / "include" / header, text)
             written += len(text)
             files += 1
-        for folder, suffix, count in (("src", ".cu", rng.randint(6, 20)), ("src", ".cpp", rng.randint(1, 5)),
-                                      ("kernels", ".cu", rng.randint(2, 10)), ("tests", ".cu", rng.randint(1, 6))):
+        for folder, suffix, count in (
+            ("src", ".cu", rng.randint(6, 20)),
+            ("src", ".cpp", rng.randint(1, 5)),
+            ("kernels", ".cu", rng.randint(2, 10)),
+            ("tests", ".cu", rng.randint(1, 6)),
+        ):
             for i in range(count):
                 w = Writer(rng, tail, lib)
                 local = rng.sample(headers, rng.randint(0, min(3, len(headers))))
@@ -436,11 +502,13 @@ def generate(out: Path, size_mb: float = 21.0, seed: int = 2024) -> tuple[int, i
                 _write(root / folder / f"{rng.choice(WORDS)}_{i}{suffix}", text)
                 written += len(text)
                 files += 1
-        _write(root / "CMakeLists.txt",
-               f"cmake_minimum_required(VERSION 3.24)\nproject({lib} LANGUAGES CXX CUDA)\n"
-               f"find_package(CUDAToolkit REQUIRED)\nfile(GLOB SRC src/*.cu src/*.cpp kernels/*.cu)\n"
-               f"add_library({lib} ${{SRC}})\ntarget_include_directories({lib} PUBLIC include)\n"
-               f"target_link_libraries({lib} PUBLIC CUDA::cudart CUDA::cublas)\n")
+        _write(
+            root / "CMakeLists.txt",
+            f"cmake_minimum_required(VERSION 3.24)\nproject({lib} LANGUAGES CXX CUDA)\n"
+            f"find_package(CUDAToolkit REQUIRED)\nfile(GLOB SRC src/*.cu src/*.cpp kernels/*.cu)\n"
+            f"add_library({lib} ${{SRC}})\ntarget_include_directories({lib} PUBLIC include)\n"
+            f"target_link_libraries({lib} PUBLIC CUDA::cudart CUDA::cublas)\n",
+        )
         _write(root / "README.md", f"# {lib}\n\nBuilt with CUDA; uses cudaMalloc and cuBLAS.\n")
     return files, written
 

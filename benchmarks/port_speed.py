@@ -54,7 +54,9 @@ json.dump({"seconds": seconds, "files": files}, open(sys.argv[3], "w"))
 
 
 def hipify_perl() -> Path:
-    path = Path(os.environ.get("ROCPORT_HIPIFY_PERL") or REPO / ".cache" / "anchors" / "hipify-perl")
+    path = Path(
+        os.environ.get("ROCPORT_HIPIFY_PERL") or REPO / ".cache" / "anchors" / "hipify-perl"
+    )
     if not path.is_file():
         sys.exit(f"port_speed: hipify-perl not found at {path} (set ROCPORT_HIPIFY_PERL)")
     return path
@@ -87,7 +89,9 @@ class Leftovers:
     def __init__(self, tree: list[Path]) -> None:
         self.mapping = load_mapping()
         self.scanner = compile_scanner()
-        self.own = {name for path in tree for name in _DEFINE.findall(path.read_text(encoding="utf-8"))}
+        self.own = {
+            name for path in tree for name in _DEFINE.findall(path.read_text(encoding="utf-8"))
+        }
 
     def left(self, name: str) -> bool:
         if name in self.own or not self.mapping.is_cuda_like(name):
@@ -119,7 +123,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=float, default=21.0)
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--workdir", type=Path, help="keep the trees here (default: a temporary folder)")
+    parser.add_argument(
+        "--workdir", type=Path, help="keep the trees here (default: a temporary folder)"
+    )
     args = parser.parse_args()
     console = Console(width=150)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="rocport-port-speed-"))
@@ -130,14 +136,28 @@ def main() -> None:
     nfiles, _ = generate(corpus, args.size_mb, args.seed)
     inputs = sources(corpus)
     megabytes = sum(p.stat().st_size for p in inputs) / 1e6
-    console.print(f"corpus: {len(inputs)} source files ({nfiles} generated), {megabytes:.1f} MB, seed {args.seed}")
+    console.print(
+        f"corpus: {len(inputs)} source files ({nfiles} generated), {megabytes:.1f} MB, "
+        f"seed {args.seed}"
+    )
 
     times: dict[str, float] = {}
     outputs: dict[str, list[Path]] = {}
     for jobs in (2, 1):
         out = work / f"rocport-j{jobs}"
-        argv = [sys.executable, "-m", "rocport", "port", str(corpus), "-o", str(out), "--jobs", str(jobs),
-                "--json", str(work / f"rocport-j{jobs}.json")]
+        argv = [
+            sys.executable,
+            "-m",
+            "rocport",
+            "port",
+            str(corpus),
+            "-o",
+            str(out),
+            "--jobs",
+            str(jobs),
+            "--json",
+            str(work / f"rocport-j{jobs}.json"),
+        ]
         times[f"rocport --jobs {jobs}"] = timed(argv)
         outputs[f"rocport --jobs {jobs}"] = [out / p.relative_to(corpus) for p in inputs]
         console.print(f"rocport --jobs {jobs}: {times[f'rocport --jobs {jobs}']:.1f} s")
@@ -145,8 +165,9 @@ def main() -> None:
     perl_tree = work / "hipify-perl"
     shutil.copytree(corpus, perl_tree)
     perl_files = [perl_tree / p.relative_to(corpus) for p in inputs]
-    times["hipify-perl"] = timed(["perl", str(hipify_perl()), "-inplace", "-quiet-warnings",
-                                  *map(str, perl_files)])
+    times["hipify-perl"] = timed(
+        ["perl", str(hipify_perl()), "-inplace", "-quiet-warnings", *map(str, perl_files)]
+    )
     outputs["hipify-perl"] = perl_files
     console.print(f"hipify-perl: {times['hipify-perl']:.1f} s")
 
@@ -157,29 +178,50 @@ def main() -> None:
     torch_wall = time.perf_counter() - start
     torch_result = json.loads(torch_json.read_text())
     times["torch hipify"] = torch_result["seconds"]
-    outputs["torch hipify"] = sorted(Path(p) for p in torch_result["files"].values()
-                                     if Path(p).suffix in (*SOURCE_SUFFIXES, ".hip"))
-    console.print(f"torch hipify: {times['torch hipify']:.1f} s ({torch_wall:.1f} s with import torch)")
+    outputs["torch hipify"] = sorted(
+        Path(p)
+        for p in torch_result["files"].values()
+        if Path(p).suffix in (*SOURCE_SUFFIXES, ".hip")
+    )
+    console.print(
+        f"torch hipify: {times['torch hipify']:.1f} s ({torch_wall:.1f} s with import torch)"
+    )
 
     leftovers = Leftovers(inputs)
     before, before_includes = leftovers.count(inputs)
     perl = times["hipify-perl"]
-    table = Table(title=f"Translating {megabytes:.1f} MB of CUDA ({len(inputs)} files)", title_justify="left")
-    for column in ("tool", "wall s", "MB/s", "time / hipify-perl", "CUDA identifiers left",
-                   "CUDA #includes left"):
+    table = Table(
+        title=f"Translating {megabytes:.1f} MB of CUDA ({len(inputs)} files)", title_justify="left"
+    )
+    for column in (
+        "tool",
+        "wall s",
+        "MB/s",
+        "time / hipify-perl",
+        "CUDA identifiers left",
+        "CUDA #includes left",
+    ):
         table.add_column(column, justify="left" if column == "tool" else "right")
     table.add_row("(input)", "", "", "", f"{sum(before.values())}", f"{before_includes}")
     worst: dict[str, list[tuple[str, int]]] = {}
     for tool, seconds in times.items():
         names, includes = leftovers.count(outputs[tool])
         worst[tool] = names.most_common(5)
-        table.add_row(tool, f"{seconds:.1f}", f"{megabytes / seconds:.2f}", f"{seconds / perl:.3f}",
-                      f"{sum(names.values())}", f"{includes}")
+        table.add_row(
+            tool,
+            f"{seconds:.1f}",
+            f"{megabytes / seconds:.2f}",
+            f"{seconds / perl:.3f}",
+            f"{sum(names.values())}",
+            f"{includes}",
+        )
     console.print(table)
     for tool, names in worst.items():
         console.print(f"  most left by {tool}: " + ", ".join(f"{n} ({c})" for n, c in names))
-    console.print(f"rocport --jobs 1: {megabytes / times['rocport --jobs 1']:.2f} MB/s per core; "
-                  f"hipify-perl / rocport --jobs 2: {perl / times['rocport --jobs 2']:.1f}x")
+    console.print(
+        f"rocport --jobs 1: {megabytes / times['rocport --jobs 1']:.2f} MB/s per core; "
+        f"hipify-perl / rocport --jobs 2: {perl / times['rocport --jobs 2']:.1f}x"
+    )
     if args.workdir is None:
         shutil.rmtree(work)
 

@@ -88,6 +88,8 @@ class HeaderScanner:
         self.aliases: dict[str, str] = {}
         #: macros with an empty definition in some configuration: optional wrappers, not expanded
         self.empty_macros: set[str] = set()
+        #: function-like macros that expand to declarations (MIOPEN_DECLARE_OBJECT(name))
+        self.decl_macros: dict[str, tuple[list[str], list[str]]] = {}
 
     # -- preprocessing -------------------------------------------------------------------
     def _code_lines(self, text: str, header: str) -> list[str]:
@@ -121,6 +123,12 @@ class HeaderScanner:
             if m:
                 name, fn_like, body = m.group(1), m.group(2), m.group(3).strip()
                 body_tokens = _TOKEN.findall(body)
+                if fn_like and ")" in body:
+                    params, _, fbody = body.partition(")")
+                    ftoks = _TOKEN.findall(fbody)
+                    if {"typedef", "struct"} & set(ftoks):
+                        self.decl_macros[name] = (
+                            [x.strip() for x in params.split(",")], ftoks)
                 if not fn_like and not body_tokens:
                     self.empty_macros.add(name)
                 if not fn_like:
@@ -139,10 +147,60 @@ class HeaderScanner:
         ):
             self.decls[name] = decl
 
+    def _expand_calls(self, tokens: list[str]) -> list[str]:
+        """Expand declaration macros: substitute the arguments, paste ``##``."""
+        out: list[str] = []
+        k = 0
+        while k < len(tokens):
+            t = tokens[k]
+            if t in self.decl_macros and k + 1 < len(tokens) and tokens[k + 1] == "(":
+                depth, j, args, cur = 0, k + 1, [], []
+                while j < len(tokens):
+                    x = tokens[j]
+                    if x == "(":
+                        depth += 1
+                        if depth == 1:
+                            j += 1
+                            continue
+                    elif x == ")":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    if x == "," and depth == 1:
+                        args.append(cur)
+                        cur = []
+                    else:
+                        cur.append(x)
+                    j += 1
+                args.append(cur)
+                params, body = self.decl_macros[t]
+                subst = dict(zip(params, args, strict=False))
+                pieces: list[str] = []
+                for b in body:
+                    pieces.extend(subst.get(b, [b]))
+                expanded: list[str] = []
+                m = 0
+                while m < len(pieces):
+                    if pieces[m] == "#" and m + 1 < len(pieces) and pieces[m + 1] == "#" \
+                            and expanded and m + 2 < len(pieces):
+                        expanded[-1] += pieces[m + 2]
+                        m += 3
+                        continue
+                    expanded.append(pieces[m])
+                    m += 1
+                out.extend(expanded)
+                k = j + 1
+                continue
+            out.append(t)
+            k += 1
+        return out
+
     def _expand(self, tokens: list[str], depth: int = 0) -> list[str]:
         if depth == 0:
             for name in self.empty_macros:
                 self.ns_macros.pop(name, None)
+            if self.decl_macros and any(t in self.decl_macros for t in tokens):
+                tokens = self._expand_calls(tokens)
         if depth > 4 or not any(t in self.ns_macros for t in tokens):
             return tokens
         out: list[str] = []
@@ -276,8 +334,15 @@ class HeaderScanner:
         if body[0] == "__extension__":
             body = body[1:]
         if body[:1] == ["typedef"]:
-            for name in _typedef_names(body):
-                self._add(qual(name, path), Decl("type", header, deprecated=_deprecated(body)))
+            if len(body) > 3 and body[1] in _TAG_KEYWORDS and _IDENT.match(body[2]) \
+                    and body[3] != "{}":
+                # "typedef struct hipArray* hipArray_t;" also declares the tag (C++ [basic.scope.pdecl])
+                self._add(qual(body[2], path), Decl("type", header))
+            names = _typedef_names(body)
+            target = body[1] if len(body) == 3 and _IDENT.match(body[1]) else None
+            for name in names:
+                self._add(qual(name, path), Decl("type", header, deprecated=_deprecated(body),
+                                                 alias_of=target))
             return
         if body[0] == "using":
             if len(body) > 2 and body[1] != "namespace" and "=" in body:
@@ -429,17 +494,20 @@ def _typedef_names(body: list[str]) -> list[str]:
         if m:
             names.append(m)
             continue
-        depth, last = 0, None
+        depth, idents = 0, []
         for k, t in enumerate(p):
             if t in "([":
                 depth += 1
             elif t in ")]":
                 depth -= 1
             elif depth == 0 and _IDENT.match(t) and t not in _KEYWORDS and t not in _NOT_FUNCTION:
-                if p[k + 1 : k + 2] != ["("] or last is None:
-                    last = t
-        if last:
-            names.append(last)
+                if p[k + 1 : k + 2] != ["("] or not idents:
+                    idents.append(t)
+        # drop trailing attribute macros: "... *cudnnFoo_t CUDNN_DEPRECATED;"
+        while len(idents) > 1 and _ALL_CAPS.match(idents[-1]) and not _ALL_CAPS.match(idents[-2]):
+            idents.pop()
+        if idents:
+            names.append(idents[-1])
     return names
 
 
@@ -458,8 +526,16 @@ def scan_headers(root: Path, patterns: list[str], include_dirs: tuple[str, ...] 
             if p.is_file() and p not in seen:
                 seen.add(p)
                 files.append(p)
-    # gather namespace macros first, also from the headers these include
-    todo, done = list(files), set()
+    # gather namespace macros first, also from the headers these include (same library only)
+    def library(rel: Path) -> str:
+        parts = rel.parts
+        if len(parts) == 1:
+            return parts[0].split(".")[0]
+        return "/".join(parts[:2]) if parts[0] == "cccl" else parts[0]
+
+    rroot = root.resolve()
+    libs = {library(p.resolve().relative_to(rroot)) for p in files}
+    todo, done = [p.resolve() for p in files], set()
     while todo:
         p = todo.pop()
         if p in done:
@@ -470,11 +546,13 @@ def scan_headers(root: Path, patterns: list[str], include_dirs: tuple[str, ...] 
         for inc in _INCLUDE.findall(text):
             for base in (p.parent, root, *(root / d for d in include_dirs)):
                 q = (base / inc).resolve()
-                if q.is_file() and q.is_relative_to(root.resolve()):
-                    todo.append(q)
+                if q.is_file() and q.is_relative_to(rroot):
+                    if library(q.relative_to(rroot)) in libs:
+                        todo.append(q)
                     break
     scanner.decls.clear()
     scanner.aliases.clear()
+    scanner.decl_macros = {k: v for k, v in scanner.decl_macros.items() if k not in scanner.empty_macros}
     for p in files:
         scanner.scan_file(p, p.relative_to(root).as_posix())
     decls = scanner.decls

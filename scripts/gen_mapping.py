@@ -73,7 +73,10 @@ HIP_SETS: dict[str, tuple[str, ...]] = {
 
 def cuda_roots() -> dict[str, Path]:
     """The CUDA toolkit include dir and the include dirs of the NVIDIA wheels torch brings."""
-    roots = {"cuda": Path("/usr/local/cuda/include")}
+    roots = {}
+    toolkit = Path("/usr/local/cuda/include")
+    if toolkit.is_dir():
+        roots["cuda"] = toolkit
     spec = importlib.util.find_spec("nvidia")
     if spec and spec.submodule_search_locations:
         for loc in spec.submodule_search_locations:
@@ -81,7 +84,13 @@ def cuda_roots() -> dict[str, Path]:
                 inc = Path(loc) / sub / "include"
                 if inc.is_dir():
                     roots.setdefault(key, inc)
+    if "cuda" not in roots and "cu13" in roots:
+        roots["cuda"] = roots["cu13"]  # the wheel's copy has the runtime headers, not CCCL
     return roots
+
+
+#: clang's own HIP wrapper headers (device math since HIP 6) live beside the compiler
+CLANG_HIP_HEADERS = ("__clang_hip_math.h", "__clang_hip_cmath.h", "__clang_hip_runtime_wrapper.h")
 
 
 @cache
@@ -89,7 +98,12 @@ def hip_decls(version: str, set_name: str) -> dict[str, Decl]:
     rel = next(r for r in RELEASES if r.version == version)
     if not rel.root.is_dir():
         return {}
-    return scan_headers(rel.root, list(HIP_SETS[set_name]))
+    decls = scan_headers(rel.root, list(HIP_SETS[set_name]))
+    if set_name == "hip" and decls:
+        for clang_inc in sorted(rel.root.parent.glob("lib/llvm-*/lib/clang/*/include")):
+            for name, d in scan_headers(clang_inc, list(CLANG_HIP_HEADERS)).items():
+                decls.setdefault(name, Decl(d.kind, "hip/hip_runtime.h", d.params, d.deprecated))
+    return decls
 
 
 # -- renaming rules ---------------------------------------------------------------------------
@@ -180,8 +194,12 @@ class Family:
     exclude: str | None = None
     header_hint: str = ""
     one_to_one: bool = False  # functions must also match parameter for parameter (cuDNN)
-    notes: str = ""
-    unverifiable_note: str = ""
+    #: CUDA header -> HIP header candidates that this variant family uses instead
+    includes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: a reference header set (REFERENCES) for a library no verified release installs
+    reference: str | None = None
+    #: (CUDA namespace, HIP namespace) written as a kind=namespace entry
+    namespace: tuple[str, str] | None = None
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -189,8 +207,9 @@ FAMILIES: tuple[Family, ...] = (
            r"(cudaProfiler|cuProfiler)\w+", ("hip",),
            (prefix(("cudaProfiler", "hipProfiler"), ("cuProfiler", "hipProfiler")),)),
     Family("cooperative_groups", "Cooperative groups -> HIP cooperative groups", "cuda",
-           ("cooperative_groups.h", "cooperative_groups/*.h"),
-           r"cooperative_groups::[a-z]\w*", ("hip",), (identity,)),
+           ("cooperative_groups.h", "cooperative_groups/*.h", "cooperative_groups/details/*.h"),
+           r"cooperative_groups::[a-z]\w*", ("hip",), (identity,),
+           namespace=("cooperative_groups", "cooperative_groups")),
     Family("device", "Device intrinsics, atomics and warp functions", "cuda",
            ("device_functions.h", "crt/device_functions.h", "crt/device_functions.hpp",
             "device_atomic_functions.h", "device_atomic_functions.hpp",
@@ -242,6 +261,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("cublas_rocblas", "cuBLAS -> rocBLAS (--blas=rocblas)", "cu13",
            ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
            r"(cublas\w+|CUBLAS_\w+)", ("rocblas",), (rocblas_rule,), replaces="cublas",
+           includes=tuple((h, ("rocblas/rocblas.h",))
+                          for h in ("cublas_v2.h", "cublas.h", "cublas_api.h")),
            exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI"),
     Family("cufft", "cuFFT -> hipFFT", "cu13", ("cufft.h", "cufftXt.h"),
            r"(cufft\w+|CUFFT_\w+)", ("hipfft",),
@@ -267,9 +288,10 @@ FAMILIES: tuple[Family, ...] = (
            exclude=r"CUSOLVER_VER_\w+|CUSOLVER_VERSION|CUSOLVERAPI|CUSOLVER_DEPRECATED\w*"),
     Family("cub", "CUB -> hipCUB", "cuda", ("cccl/cub/*.cuh", "cccl/cub/*/*.cuh"),
            r"cub::[A-Za-z]\w*", ("hipcub",), (prefix(("cub::", "hipcub::")),),
-           exclude=r"cub::(detail|internal)\w*|cub::\w*(Impl|_impl|Policy\d*|Agent\w*)"),
+           exclude=r"cub::(detail|internal)\w*|cub::\w*(Impl|_impl|Policy\d*|Agent\w*)",
+           namespace=("cub", "hipcub")),
     Family("nccl", "NCCL -> RCCL (same API names)", "nccl", ("nccl.h",),
-           r"(nccl[A-Z]\w*|NCCL_\w+)", (), (identity,),
+           r"(nccl[A-Z]\w*|NCCL_\w+)", (), (identity,), reference="rccl",
            exclude=r"NCCL_(MAJOR|MINOR|PATCH|SUFFIX|VERSION_CODE|VERSION)\b\w*|NCCL_H_?"),
     Family("cudnn", "cuDNN -> MIOpen (only 1:1 calls)", "cudnn",
            ("cudnn.h", "cudnn_graph.h", "cudnn_ops.h", "cudnn_cnn.h", "cudnn_adv.h",
@@ -282,9 +304,50 @@ FAMILIES: tuple[Family, ...] = (
            normalized=(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_"))),
     Family("nvtx", "NVTX -> rocTX", "cuda",
            ("nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"),
-           r"(nvtx[A-Z]\w*|NVTX_\w+)", (), (prefix(("nvtx", "roctx")),),
+           r"(nvtx[A-Z]\w*|NVTX_\w+)", (), (prefix(("nvtx", "roctx")),), reference="roctx",
            exclude=r"nvtx\w*_impl\w*|nvtx\w*Fn\w*|NVTX_VERSION\w*|nvtxGlobals\w*|NVTX_\w*(DECLSPEC|API|INLINE|STATIC|LINKONCE|EXTERN_C|ARRAY)\w*|NVTX_PASTE\w*|NVTX_VERSIONED\w*"),
 )
+
+
+# -- reference headers (libraries that no verified release installs) ---------------------------
+@dataclass(frozen=True)
+class Reference:
+    repo: str
+    path: str
+    title: str
+
+
+REFERENCES = {
+    "rccl": Reference("ROCm/rccl", "src/nccl.h.in", "RCCL's public header template"),
+    "roctx": Reference("ROCm/roctracer", "inc/roctx.h", "rocTX header of roctracer"),
+}
+REFERENCE_FILE = DATA / "reference_decls.json"
+
+
+def reference_decls(mirrors: Path | None) -> dict:
+    """Names declared by the REFERENCES headers: read from git mirrors when given, else the
+    committed data/reference_decls.json (so that a rerun needs no network)."""
+    if mirrors is None:
+        return json.loads(REFERENCE_FILE.read_text(encoding="utf-8"))
+    import subprocess  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    out: dict = {"schema": 1, "source": "names declared by headers of ROCm libraries that no "
+                 "verified release installs, read by scripts/gen_mapping.py --mirrors",
+                 "references": {}}
+    for key, ref in REFERENCES.items():
+        git = mirrors / ref.repo.replace("/", "+") / "repo"
+        commit = subprocess.run(["git", f"--git-dir={git}", "rev-parse", "HEAD"], check=True,
+                                capture_output=True, text=True).stdout.strip()
+        text = subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{ref.path}"],
+                              check=True, capture_output=True, text=True).stdout
+        with tempfile.TemporaryDirectory() as tmp:
+            hdr = Path(tmp) / Path(ref.path).name
+            hdr.write_text(text, encoding="utf-8")
+            names = sorted(scan_headers(Path(tmp), [hdr.name]))
+        out["references"][key] = {"repo": ref.repo, "path": ref.path, "commit": commit,
+                                  "title": ref.title, "names": names}
+    return out
 
 
 # -- overrides ------------------------------------------------------------------------------
@@ -343,27 +406,42 @@ def compatible(cuda_kind: str, hip_kind: str) -> bool:
 def cuda_names(fam: Family, roots: dict[str, Path]) -> dict[str, Decl]:
     root = roots.get(fam.cuda_root)
     if root is None:
-        raise SystemExit(f"gen_mapping: CUDA include dir for {fam.cuda_root!r} not found")
-    decls = scan_headers(root, list(fam.cuda_headers), ("cccl",))
+        raise SystemExit(f"gen_mapping: CUDA include dir for {fam.cuda_root!r} not found "
+                         "(CUDA toolkit in /usr/local/cuda, or the nvidia-* wheels of torch)")
+    decls = _scan_cuda(root, fam.cuda_headers)
+    if not decls:
+        raise SystemExit(f"gen_mapping: no {fam.name} headers ({', '.join(fam.cuda_headers)}) "
+                         f"under {root}")
     sel = re.compile(fam.select + r"\Z")
     exc = re.compile(fam.exclude + r"\Z") if fam.exclude else None
     return {k: d for k, d in decls.items() if sel.match(k) and not (exc and exc.match(k))}
 
 
-def param_types_match(cuda: Decl, hip: Decl, rename: Callable[[str], str]) -> bool:
+@cache
+def _scan_cuda(root: Path, headers: tuple[str, ...]) -> dict[str, Decl]:
+    return scan_headers(root, list(headers), ("cccl",))
+
+
+def param_types_match(cuda: Decl, hip: Decl, rename: Callable[[str], str],
+                      hip_alias: Callable[[str], str]) -> bool:
+    """Same arity and, after renaming the CUDA types and resolving HIP typedef aliases, the
+    same parameter types (``const`` ignored)."""
     if cuda.params is None or hip.params is None or len(cuda.params) != len(hip.params):
         return False
     for a, b in zip(cuda.params, hip.params, strict=True):
-        a2 = " ".join(rename(t) for t in a.split())
-        if a2.replace("const ", "") != b.replace("const ", ""):
+        a2 = [hip_alias(rename(t)) for t in a.split() if t != "const"]
+        b2 = [hip_alias(t) for t in b.split() if t != "const"]
+        if a2 != b2:
             return False
     return True
 
 
-def generate_family(fam: Family, roots: dict[str, Path], overrides: dict) -> Result:
+def generate_family(fam: Family, roots: dict[str, Path], overrides: dict,
+                    refs: dict) -> Result:
     res = Result(fam)
     res.verified = available(fam)
     per, normed = hip_index(fam, res.verified)
+    ref_names = set(refs["references"][fam.reference]["names"]) if fam.reference else set()
     names = cuda_names(fam, roots)
     for (ofam, cname), row in overrides.items():
         if ofam == fam.name and cname not in names:
@@ -374,8 +452,17 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict) -> Res
         return [v for v in res.verified if hip in per[v]]
 
     def rename_token(tok: str) -> str:
-        e = res.entries.get(tok)
+        e = res.entries.get(tok) or MAPPED.get(tok)
         return e["hip"] if e and "hip" in e else tok
+
+    def hip_alias(tok: str) -> str:
+        for _ in range(4):
+            d = first_decl(per, tok) if any(tok in p for p in per.values()) else None
+            d = d or HIP_BASE_DECLS.get(tok)
+            if d is None or not d.alias_of:
+                return tok
+            tok = d.alias_of
+        return tok
 
     pending_one_to_one: list[tuple[str, Decl, str]] = []
     for cname in sorted(names):
@@ -403,8 +490,8 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict) -> Res
                     if len(hits) == 1:
                         hip = hits.pop()
                         break
-        if hip is None and not res.verified and fam.rules and row is None and fam.name == "nccl":
-            hip = cname
+        if hip is None and fam.reference:
+            hip = next((c for rule in fam.rules for c in rule(cname) if c in ref_names), None)
         if hip is None:
             res.entries[cname] = {"kind": kind, "status": "unsupported"}
             continue
@@ -412,9 +499,13 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict) -> Res
             pending_one_to_one.append((cname, cdecl, hip))
             continue
         res.entries[cname] = supported_entry(hip, kind, per, res.verified)
+    if fam.namespace:
+        cns, hns = fam.namespace
+        have = [v for v in res.verified if any(k.startswith(hns + "::") for k in per[v])]
+        res.entries[cns] = {"hip": hns, "kind": "namespace", **({"since": have[0]} if have else {})}
     for cname, cdecl, hip in pending_one_to_one:
         hdecl = first_decl(per, hip)
-        if param_types_match(cdecl, hdecl, rename_token):
+        if param_types_match(cdecl, hdecl, rename_token, hip_alias):
             res.entries[cname] = supported_entry(hip, "function", per, res.verified)
         else:
             res.entries[cname] = {"kind": "function", "status": "unsupported",
@@ -423,6 +514,10 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict) -> Res
 
 
 _KIND_OUT = {"alias": "type"}
+#: entries of the families generated so far (cuDNN's parameter check renames cudaStream_t...)
+MAPPED: dict[str, dict] = {}
+#: the newest release's core HIP declarations, for typedef aliases such as hipStream_t
+HIP_BASE_DECLS: dict[str, Decl] = {}
 _IDENTITY_OK = {"cooperative_groups", "device", "types", "nccl"}
 
 
@@ -434,6 +529,7 @@ def first_decl(per: dict[str, dict[str, Decl]], name: str) -> Decl:
 
 
 def supported_entry(hip: str, kind: str, per: dict, verified: list[str]) -> dict:
+    """A supported entry; ``since``/``header`` from the first/newest release declaring it."""
     have = [v for v in verified if hip in per[v]]
     entry: dict = {"hip": hip, "kind": kind}
     if have:
@@ -582,22 +678,37 @@ def includes_doc(roots: dict[str, Path]) -> dict:
 
 
 def include_entry(candidates: tuple[str, ...], rel: str, relhip: str) -> dict:
+    """The first candidate that a verified release installs; a later candidate that an older
+    release installs becomes ``older``."""
+    found: list[tuple[str, list[str]]] = []
     for cand in candidates:
         hip = cand.format(rel=rel, relhip=relhip)
         have = [r.version for r in RELEASES if (r.root / hip).is_file()]
         if have:
-            entry: dict = {"hip": hip, "since": have[0]}
-            component = hip.split("/", 1)[0]
-            if have[0] != RELEASES[0].version and component not in ("hip", "thrust"):
-                # a library that the oldest verified release does not install at all
-                if not any((RELEASES[0].root / component).is_dir() for _ in (0,)):
-                    entry["since"] = RELEASES[0].version
-                    entry["note"] = f"not installed in the ROCm {RELEASES[0].version} tree; " \
-                                    "path per the component layout"
-            return entry
-        if hip in UNCHECKED_HEADERS:
+            found.append((hip, have))
+        elif hip in UNCHECKED_HEADERS and not found:
             return {"hip": hip, "note": UNCHECKED_HEADERS[hip]}
-    return {"status": "unsupported"}
+    if not found:
+        return {"status": "unsupported"}
+    hip, have = found[0]
+    entry: dict = {"hip": hip, "since": have[0]}
+    component = hip.split("/", 1)[0]
+    oldest = RELEASES[0]
+    if have[0] != oldest.version and component not in ("hip", "thrust") \
+            and not (oldest.root / component).is_dir():
+        # the oldest verified tree lacks the whole library: the path follows the layout
+        entry["since"] = oldest.version
+        entry["note"] = (f"ROCm {oldest.version} installs it as {hip} (component layout); the "
+                         f"{oldest.root_label} tree does not package {component}")
+    for alt, alt_have in found[1:]:
+        if vkey(alt_have[0]) < vkey(entry["since"]):
+            entry["older"] = {"hip": alt}
+            break
+    return entry
+
+
+def vkey(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
 
 
 #: identifier prefixes that make a name CUDA-looking (reported as 'unknown' when unmapped)
@@ -635,6 +746,9 @@ def releases_doc() -> dict:
 
 
 # -- output -----------------------------------------------------------------------------------
+refs_cache: dict = {}
+
+
 def family_doc(res: Result) -> dict:
     fam = res.family
     releases = ", ".join(
@@ -645,11 +759,22 @@ def family_doc(res: Result) -> dict:
     if fam.hip_sets:
         source += f" checked against the {', '.join(fam.hip_sets)} headers of " + (
             releases or "no installed ROCm release")
+    if fam.reference:
+        ref = refs_cache["references"][fam.reference]
+        source += (f"; HIP names checked against {ref['repo']} {ref['path']} at {ref['commit'][:12]}"
+                   " (not installed by any verified release)")
     source += "; irregular names from overrides.toml"
-    doc = {"schema": 1, "family": fam.name, "title": fam.title, "source": source,
-           "verified_releases": res.verified, "entries": res.entries}
+    if fam.reference:
+        doc_ref = {"reference": fam.reference}
+    else:
+        doc_ref = {}
+    doc = {"schema": 1, "family": fam.name, "title": fam.title, "source": source, **doc_ref,
+           "hip_header_sets": list(fam.hip_sets), "verified_releases": res.verified,
+           "entries": res.entries}
     if fam.replaces:
         doc["replaces"] = fam.replaces
+    if fam.includes:
+        doc["includes"] = {h: include_entry(c, "", "") for h, c in fam.includes}
     return doc
 
 
@@ -669,13 +794,22 @@ def dumps(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(roots: dict[str, Path]) -> tuple[dict[str, str], list[Result]]:
+def build(roots: dict[str, Path], mirrors: Path | None = None,
+          ) -> tuple[dict[str, str], list[Result]]:
     overrides = load_overrides()
     known = {f.name for f in FAMILIES}
     for fam_name, cname in overrides:
         if fam_name not in known:
             raise SystemExit(f"overrides.toml: unknown family {fam_name!r} (row {cname})")
-    results = [generate_family(f, roots, overrides) for f in FAMILIES]
+    refs = reference_decls(mirrors)
+    refs_cache.update(refs)
+    HIP_BASE_DECLS.update(hip_decls(RELEASES[-1].version, "hip"))
+    results = []
+    for fam in FAMILIES:
+        results.append(generate_family(fam, roots, overrides, refs))
+        if not fam.replaces:
+            for k, v in results[-1].entries.items():
+                MAPPED.setdefault(k, v)
     # one family per CUDA name: the first family (in FAMILIES order) that has it wins
     owner: dict[str, str] = {}
     for res in results:
@@ -688,6 +822,7 @@ def build(roots: dict[str, Path]) -> tuple[dict[str, str], list[Result]]:
                 owner[k] = res.family.name
     files = {f"{r.family.name}.json": dumps(family_doc(r)) for r in results}
     files["includes.json"] = dumps(includes_doc(roots))
+    files["reference_decls.json"] = json.dumps(refs, indent=1, sort_keys=True) + "\n"
     files["prefixes.json"] = json.dumps(prefixes_doc(), indent=2, sort_keys=True) + "\n"
     files["releases.json"] = json.dumps(releases_doc(), indent=2, sort_keys=True) + "\n"
     return files, results
@@ -697,6 +832,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true",
                     help="do not write; exit 1 if a data file differs from what would be generated")
+    ap.add_argument("--mirrors", type=Path, default=None,
+                    help="directory of git mirrors (OWNER+NAME/repo) of ROCm/rccl and "
+                         "ROCm/roctracer to refresh data/reference_decls.json from")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     roots = cuda_roots()
@@ -705,7 +843,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gen_mapping: HIP headers missing for {', '.join(missing)} "
               "(run scripts/toolchain-rocm.sh)", file=sys.stderr)
         return 2
-    files, results = build(roots)
+    files, results = build(roots, args.mirrors)
     print(f"{'family':20} {'cuda':>6} {'mapped':>7} {'unsupp':>7}  verified")
     for r in results:
         mapped = sum(1 for e in r.entries.values() if "hip" in e)

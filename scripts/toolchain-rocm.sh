@@ -18,7 +18,7 @@ mirror="${ROCPORT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 sid_packages=(hipcc libamdhip64-dev libhipblas-dev libhipfft-dev libhipsolver-dev libhipcub-dev
               libhipsparse-dev libhiprand-dev libmiopen-dev librocblas-dev libhipblaslt-dev
-              librocprim-dev librocthrust-dev)
+              librocprim-dev librocthrust-dev cmake make)
 deb12_packages=(hipcc libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev)
 
 need_root() { [ "$(id -u)" = 0 ] || { echo "toolchain-rocm: run as root (apt-get, debootstrap)" >&2; exit 2; }; }

@@ -47,7 +47,9 @@ def test_healthy_model_passes_in_every_precision():
     assert report["passed"] is True
     for name in ("fp16", "bf16"):
         r = report["precisions"][name]
-        assert r["skipped_steps"] == [] and r["nonfinite_grad_steps"] == [] and r["overflow"] is None
+        assert (
+            r["skipped_steps"] == [] and r["nonfinite_grad_steps"] == [] and r["overflow"] is None
+        )
         assert r["loss_max_rel_diff"] < CFG.rtol
     assert all(v == v for v in report["precisions"]["fp32"]["losses"])
 
@@ -69,14 +71,49 @@ def test_loss_drift_beyond_tolerance_fails():
 
 def test_cli_exit_status_and_json(tmp_path, capsys):
     out = tmp_path / "amp.json"
-    code, stdout, _ = _run(["amp-check", "--model", f"{MODELS}:overflowing", "--device", "cpu", "--steps", "4",
-                            "--batch", "4", "--input-shape", "16", "--num-classes", "4", "--json", str(out)], capsys)
+    code, stdout, _ = _run(
+        [
+            "amp-check",
+            "--model",
+            f"{MODELS}:overflowing",
+            "--device",
+            "cpu",
+            "--steps",
+            "4",
+            "--batch",
+            "4",
+            "--input-shape",
+            "16",
+            "--num-classes",
+            "4",
+            "--json",
+            str(out),
+        ],
+        capsys,
+    )
     assert code == 1
     assert "amplifier (Linear)" in stdout
     assert json.loads(out.read_text())["precisions"]["fp16"]["overflow"]["layer"] == "amplifier"
-    code, stdout, _ = _run(["amp-check", "--model", f"{MODELS}:healthy", "--device", "cpu", "--steps", "4",
-                            "--batch", "4", "--input-shape", "16", "--num-classes", "4",
-                            "--precisions", "bf16"], capsys)
+    code, stdout, _ = _run(
+        [
+            "amp-check",
+            "--model",
+            f"{MODELS}:healthy",
+            "--device",
+            "cpu",
+            "--steps",
+            "4",
+            "--batch",
+            "4",
+            "--input-shape",
+            "16",
+            "--num-classes",
+            "4",
+            "--precisions",
+            "bf16",
+        ],
+        capsys,
+    )
     assert code == 0 and "GradScaler not used" in stdout
 
 
@@ -101,6 +138,22 @@ def test_bad_factory_is_an_input_error(spec, message):
 
 
 def test_factory_returning_non_module_is_one_line(capsys):
-    code, _, err = _run(["amp-check", "--model", f"{MODELS}:not_a_module", "--device", "cpu",
-                         "--input-shape", "16", "--num-classes", "4", "--steps", "2", "--batch", "2"], capsys)
+    code, _, err = _run(
+        [
+            "amp-check",
+            "--model",
+            f"{MODELS}:not_a_module",
+            "--device",
+            "cpu",
+            "--input-shape",
+            "16",
+            "--num-classes",
+            "4",
+            "--steps",
+            "2",
+            "--batch",
+            "2",
+        ],
+        capsys,
+    )
     assert code == 2 and err.startswith("rocport: error:") and "not a torch.nn.Module" in err

@@ -68,14 +68,27 @@ def test_compare_refuses_a_non_results_file(two_results, tmp_path, capsys):
 
 
 def test_compare_of_missing_file_is_one_line(tmp_path, capsys):
-    code, _, err = _run(["bench", "compare", str(tmp_path / "x.json"), str(tmp_path / "y.json")], capsys)
+    code, _, err = _run(
+        ["bench", "compare", str(tmp_path / "x.json"), str(tmp_path / "y.json")], capsys
+    )
     assert code == 2 and "no such file" in err
 
 
 def test_run_writes_valid_json(tmp_path, capsys):
     out = tmp_path / "calib.json"
     code, stdout, err = _run(
-        ["bench", "--preset", "tiny", "--device", "cpu", "--workloads", "calibration,copy", "--quiet", "--out", str(out)],
+        [
+            "bench",
+            "--preset",
+            "tiny",
+            "--device",
+            "cpu",
+            "--workloads",
+            "calibration,copy",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
         capsys,
     )
     assert code == 0, err
@@ -92,7 +105,9 @@ def test_bad_option_is_one_line(capsys):
 @pytest.mark.slow
 def test_ddp_gloo_two_processes_goes_through_json_and_compare(tmp_path, capsys):
     out = tmp_path / "ddp.json"
-    code, _, err = _run(["bench", "--nproc", "2", "--preset", "tiny", "--device", "cpu", "--out", str(out)], capsys)
+    code, _, err = _run(
+        ["bench", "--nproc", "2", "--preset", "tiny", "--device", "cpu", "--out", str(out)], capsys
+    )
     assert code == 0, err
     doc = json.loads(out.read_text())
     assert doc["metadata"]["device"]["world_size"] == 2
@@ -105,5 +120,7 @@ def test_ddp_gloo_two_processes_goes_through_json_and_compare(tmp_path, capsys):
     assert 0 < eff < 1.5
     bus = ids["allreduce/gloo/1048576B/n2"]
     assert bus["params"]["algbw_gbs"] * 2 * 1 / 2 == pytest.approx(bus["value"])
-    code, table, err = _run(["bench", "compare", str(out), str(out), "--png", str(tmp_path / "d.png")], capsys)
+    code, table, err = _run(
+        ["bench", "compare", str(out), str(out), "--png", str(tmp_path / "d.png")], capsys
+    )
     assert code == 0, err and "1.000x" in table

@@ -44,7 +44,9 @@ def test_gemm_results_are_checked_against_float64(tiny_document):
 
 
 def test_resnet_counts_its_flops(tiny_document):
-    r = next(r for r in tiny_document["results"] if r["id"].startswith("resnet/resnet50/inference/fp32"))
+    r = next(
+        r for r in tiny_document["results"] if r["id"].startswith("resnet/resnet50/inference/fp32")
+    )
     # ResNet-50 at 32x32 is about (32/224)^2 of 8.2 GFLOP per image, two images
     assert 0.1e9 < r["params"]["flops_per_step"] < 0.5e9
 

@@ -20,7 +20,9 @@ def _toolchain(release: str) -> Toolchain:
     try:
         return find_toolchain(rocm=release)
     except ToolError as exc:
-        pytest.skip(f"hipcc for ROCm {release} not found ({exc}); run `bash scripts/toolchain-rocm.sh all`")
+        pytest.skip(
+            f"hipcc for ROCm {release} not found ({exc}); run `bash scripts/toolchain-rocm.sh all`"
+        )
 
 
 @pytest.fixture(scope="session")

@@ -48,11 +48,18 @@ void report(hipError_t status) {
 
 
 def test_units_are_sources_that_use_hip(write, tmp_path: Path) -> None:
-    write(tmp_path, {
-        "a.hip": VECTOR_ADD, "b.cu": VECTOR_ADD, "host.cpp": "#include <hip/hip_runtime.h>\n",
-        "plain.cpp": "int main() {}\n", "k.cuh": VECTOR_ADD, ".git/x.cu": VECTOR_ADD,
-        "sub/c.cu": VECTOR_ADD,
-    })  # fmt: skip
+    write(
+        tmp_path,
+        {
+            "a.hip": VECTOR_ADD,
+            "b.cu": VECTOR_ADD,
+            "host.cpp": "#include <hip/hip_runtime.h>\n",
+            "plain.cpp": "int main() {}\n",
+            "k.cuh": VECTOR_ADD,
+            ".git/x.cu": VECTOR_ADD,
+            "sub/c.cu": VECTOR_ADD,
+        },
+    )
     assert find_units(tmp_path) == ["a.hip", "b.cu", "host.cpp", "sub/c.cu"]
 
 
@@ -76,13 +83,18 @@ def test_error_is_mapped_to_the_cuda_line(write, rocm52, rocm64, tmp_path: Path)
     assert (error.file, error.line) == ("err.cu", 7)
     assert "hipDrvGetErrorString" in error.message
     assert (error.cuda_file, error.cuda_line) == (str(tmp_path / "cuda" / "err.cu"), 6)
-    assert (error.at_column.cuda, error.at_column.hip) == ("cuGetErrorString", "hipDrvGetErrorString")
+    assert (error.at_column.cuda, error.at_column.hip) == (
+        "cuGetErrorString",
+        "hipDrvGetErrorString",
+    )
     # the same port compiles with the release that has the function
     assert check_tree(tmp_path / "hip", toolchain=rocm64).ok
 
 
 def test_error_of_one_gpu_target(write, rocm64, tmp_path: Path) -> None:
-    write(tmp_path, {"t.hip": VECTOR_ADD + "#if defined(__gfx942__)\nint x = y_undeclared;\n#endif\n"})
+    write(
+        tmp_path, {"t.hip": VECTOR_ADD + "#if defined(__gfx942__)\nint x = y_undeclared;\n#endif\n"}
+    )
     report = check_tree(tmp_path, toolchain=rocm64, offload_arch=["gfx90a", "gfx942"])
     (error,) = report.units[0].errors
     assert error.passes == ["gfx942"] and error.line == 10
@@ -108,7 +120,11 @@ __global__ void normalise(float* x, float s) { x[threadIdx.x] *= s; }
 def test_device_only_where_a_host_library_is_absent(write, rocm52, rocm64, tmp_path: Path) -> None:
     write(tmp_path, {"fft.hip": GUARDED_FFT})
     old = check_tree(tmp_path, toolchain=rocm52).units[0]
-    assert (old.status, old.mode, old.missing_headers) == (Status.PASSED, Mode.DEVICE_ONLY, ["hipfft/hipfft.h"])
+    assert (old.status, old.mode, old.missing_headers) == (
+        Status.PASSED,
+        Mode.DEVICE_ONLY,
+        ["hipfft/hipfft.h"],
+    )
     assert "--offload-device-only" in old.command
     new = check_tree(tmp_path, toolchain=rocm64).units[0]
     assert (new.status, new.mode, new.missing_headers) == (Status.PASSED, Mode.FULL, [])
@@ -136,12 +152,19 @@ def test_project_headers_defines_and_outside_includes(write, rocm64, tmp_path: P
     outside.mkdir(parents=True)
     try:
         (outside / "scale.h").write_text("#define SCALE 3.0f\n")
-        write(tmp_path, {
-            "include/util.cuh": "#pragma once\n__device__ inline float twice(float v) { return 2 * v; }\n",
-            "src/k.hip": '#include <hip/hip_runtime.h>\n#include "include/util.cuh"\n#include <scale.h>\n'
-                         "__global__ void k(float* a) { a[0] = twice(SCALE) * OFFSET; }\n",
-        })  # fmt: skip
-        report = check_tree(tmp_path, toolchain=rocm64, defines=["OFFSET=1.5f"], include_dirs=[outside])
+        write(
+            tmp_path,
+            {
+                "include/util.cuh": "#pragma once\n"
+                "__device__ inline float twice(float v) { return 2 * v; }\n",
+                "src/k.hip": "#include <hip/hip_runtime.h>\n"
+                '#include "include/util.cuh"\n#include <scale.h>\n'
+                "__global__ void k(float* a) { a[0] = twice(SCALE) * OFFSET; }\n",
+            },
+        )
+        report = check_tree(
+            tmp_path, toolchain=rocm64, defines=["OFFSET=1.5f"], include_dirs=[outside]
+        )
         assert report.ok, report.units[0].diagnostics
         assert "-DOFFSET=1.5f" in report.flags
     finally:

@@ -11,7 +11,7 @@ two.hip:4:10: error: use of undeclared identifier 'nosuch942'
       |          ^~~~~~~~~
 1 error generated when compiling for gfx942.
 failed to execute:/usr/lib/llvm-21/bin/clang++  --offload-arch=gfx90a --offload-arch=gfx942 -O3  -x hip -c two.hip -o "t.o"
-"""
+"""  # noqa: E501
 
 # hipcc 7.0, one warning repeated in every pass (two GPU targets and the host)
 HIPCC_70_WARNING_EVERY_PASS = """\
@@ -27,7 +27,7 @@ k.hip:3:23: warning: ignoring return value of type 'hipError_t' declared with 'n
     3 | int main(){ float* d; hipMalloc(&d, 4); k<<<1,1>>>(d); return 0; }
       |                       ^~~~~~~~~ ~~~~~
 1 warning generated when compiling for host.
-"""
+"""  # noqa: E501
 
 # hipcc 5.2 (clang 15): a missing header
 HIPCC_52_MISSING_HEADER = """\

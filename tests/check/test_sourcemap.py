@@ -65,7 +65,9 @@ def test_translations_give_lines_and_renamed_names() -> None:
     assert file_map.cuda_line(6) == 5
     # a name kept as written on purpose is no change; an unknown one is reported as such
     assert file_map.changed_on(5) == [ChangedName("cudaMalloc", "hipMalloc")]
-    assert file_map.changed_on(7) == [ChangedName("cudaFuncX", None, "unknown", "not in the mapping")]
+    assert file_map.changed_on(7) == [
+        ChangedName("cudaFuncX", None, "unknown", "not in the mapping")
+    ]
 
 
 def test_alignment_pairs_rewritten_lines_and_names() -> None:
@@ -103,11 +105,25 @@ def test_port_report_adds_its_issues(tmp_path: Path) -> None:
     (tmp_path / "src" / "k.cu").write_text(CUDA.replace("cudaFree(d)", "cudaFooBar(d)"))
     (tmp_path / "out" / "k.cu").write_text(HIP.replace("hipFree(d)", "cudaFooBar(d)"))
     report = {
-        "schema": 1, "source": str(tmp_path / "src"), "output": str(tmp_path / "out"),
-        "files": [{"path": "k.cu", "output": str(tmp_path / "out" / "k.cu"), "issues": [
-            {"name": "cudaFooBar", "line": 7, "column": 5, "outcome": "unknown", "note": None},
-        ]}],
-    }  # fmt: skip
+        "schema": 1,
+        "source": str(tmp_path / "src"),
+        "output": str(tmp_path / "out"),
+        "files": [
+            {
+                "path": "k.cu",
+                "output": str(tmp_path / "out" / "k.cu"),
+                "issues": [
+                    {
+                        "name": "cudaFooBar",
+                        "line": 7,
+                        "column": 5,
+                        "outcome": "unknown",
+                        "note": None,
+                    },
+                ],
+            }
+        ],
+    }
     path = tmp_path / "report.json"
     path.write_text(json.dumps(report))
     file_map = SourceMap.from_report(path, tmp_path / "out").get("k.cu")

@@ -69,7 +69,9 @@ def test_launcher_script_stands_for_its_root(rocm64) -> None:
 
 
 @pytest.mark.parametrize("place", ["tmp", "outside_tmp"])
-def test_sid_hipcc_script_compiles_outside_the_repository(rocm64, tmp_path: Path, place: str) -> None:
+def test_sid_hipcc_script_compiles_outside_the_repository(
+    rocm64, tmp_path: Path, place: str
+) -> None:
     checkout = checkout_dir()
     if checkout is None:
         pytest.skip("scripts/sid-hipcc lives in the project checkout, not in an installed package")
@@ -80,13 +82,27 @@ def test_sid_hipcc_script_compiles_outside_the_repository(rocm64, tmp_path: Path
     include = tmp_path / "include"
     include.mkdir()
     (include / "scale.h").write_text("#define SCALE 2.0f\n")
-    (work / "k.hip").write_text('#include <scale.h>\n' + KERNEL)
+    (work / "k.hip").write_text("#include <scale.h>\n" + KERNEL)
     try:
         proc = subprocess.run(
-            [str(checkout / "scripts" / "sid-hipcc"), f"-I{include}", "--offload-arch=gfx90a",
-             "--offload-arch=gfx942", "-x", "hip", "-c", "k.hip", "-o", "k.o"],
-            cwd=work, capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
+            [
+                str(checkout / "scripts" / "sid-hipcc"),
+                f"-I{include}",
+                "--offload-arch=gfx90a",
+                "--offload-arch=gfx942",
+                "-x",
+                "hip",
+                "-c",
+                "k.hip",
+                "-o",
+                "k.o",
+            ],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr
         assert (work / "k.o").stat().st_size > 0
     finally:
@@ -101,7 +117,11 @@ def test_sid_hipcc_refuses_without_its_root(tmp_path: Path) -> None:
     if checkout is None:
         pytest.skip("scripts/sid-hipcc lives in the project checkout")
     proc = subprocess.run(
-        [str(checkout / "scripts" / "sid-hipcc"), "--version"], cwd=tmp_path, capture_output=True,
-        text=True, env={**os.environ, "ROCPORT_SID_ROOT": str(tmp_path / "none")}, check=False,
-    )  # fmt: skip
+        [str(checkout / "scripts" / "sid-hipcc"), "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ROCPORT_SID_ROOT": str(tmp_path / "none")},
+        check=False,
+    )
     assert proc.returncode == 2 and "toolchain-rocm.sh 6.4" in proc.stderr

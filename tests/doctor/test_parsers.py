@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rocport.doctor.parse.accounts import parse_group, parse_id, parse_passwd
 from rocport.doctor.parse.nvidia_smi import parse_nvidia_smi_csv
 from rocport.doctor.parse.rocminfo import parse_rocminfo
-from rocport.doctor.parse.smi import parse_amd_smi_static, parse_rocm_smi
+from rocport.doctor.parse.smi import merge_amd_smi_metric, parse_amd_smi_static, parse_rocm_smi
 from rocport.doctor.parse.system import (
     kernel_series,
     parse_df_portable,
@@ -131,6 +131,15 @@ def test_amd_smi_static_both_layouts() -> None:
     )
     (gpu,), _ = parse_amd_smi_static(legacy)
     assert gpu.gfx == "gfx1100" and gpu.vram_total_bytes == 24560 * 1024**2
+    metric = '[{"gpu": 0, "usage": {"gfx_activity": {"value": 97, "unit": "%"}},'
+    metric += ' "temperature": {"edge": {"value": 61, "unit": "C"}, "hotspot": "N/A"},'
+    metric += ' "mem_usage": {"used_vram": {"value": 1024, "unit": "MB"}}}]'
+    (merged,) = merge_amd_smi_metric([gpu], metric)
+    assert (merged.use_percent, merged.temperature_c, merged.vram_used_bytes) == (
+        97.0,
+        61.0,
+        1024**3,
+    )
 
 
 def test_nvidia_smi_csv_with_unavailable_fields() -> None:

@@ -117,7 +117,13 @@ def test_missing_render_group_names_the_user_and_the_command(capsys) -> None:
     assert groups["details"]["missing"] == ["render"]
     assert "sudo usermod -aG render alice" in groups["fix"]
     assert "/dev/kfd" in _check(report, "rocm.agents")["found"]
-    assert _check(report, "rocm.smi")["details"]["tool"] == "amd-smi"
+    smi = _check(report, "rocm.smi")["details"]
+    assert smi["tool"] == "amd-smi"
+    assert [(g["temperature_c"], g["use_percent"]) for g in smi["gpus"]] == [
+        (42.0, 0.0),
+        (40.0, 0.0),
+    ]
+    assert {g["vram_used_bytes"] for g in smi["gpus"]} == {283 * 1024**2}
 
 
 def test_consumer_card_gets_the_override_from_the_data_file(capsys) -> None:
@@ -199,3 +205,8 @@ def test_unknown_rocm_release_is_one_line_and_exit_2(capsys, bad) -> None:
     code, out, err = invoke(capsys, "doctor", "--root", str(FIXTURES / "no_rocm"), "--rocm", bad)
     assert code == 2 and out == ""
     assert err.startswith("rocport: error: ") and err.count("\n") == 1
+
+
+def test_missing_root_is_a_usage_error(capsys, tmp_path) -> None:
+    code, out, err = invoke(capsys, "doctor", "--root", str(tmp_path / "nowhere"))
+    assert code == 2 and out == "" and "nowhere" in err and "Traceback" not in err

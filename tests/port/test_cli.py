@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -64,13 +65,22 @@ def test_port_a_tree_with_reports(project: Path, tmp_path: Path, capsys) -> None
     (project / "rocport.toml").write_text('[names]\ninitCudaContext = "initHipContext"\n')
     report_json, report_csv = tmp_path / "r.json", tmp_path / "r.csv"
     code, out, err = run(
-        ["port", str(project), "--json", str(report_json), "--csv", str(report_csv), "-j", "1"], capsys
+        ["port", str(project), "--json", str(report_json), "--csv", str(report_csv), "-j", "1"],
+        capsys,
     )
     assert code == 0, err
     out_dir = tmp_path / "saxpy-hip"  # the default output: SRC-hip beside SRC
     text = (out_dir / "saxpy.cu").read_text()
-    for hip in ("hip/hip_runtime.h", "hipMalloc", "hipDeviceSynchronize", "hipGetErrorString",
-                "hipError_t", "hipSuccess", "initHipContext", '#include "saxpy.cuh"'):
+    for hip in (
+        "hip/hip_runtime.h",
+        "hipMalloc",
+        "hipDeviceSynchronize",
+        "hipGetErrorString",
+        "hipError_t",
+        "hipSuccess",
+        "initHipContext",
+        '#include "saxpy.cuh"',
+    ):
         assert hip in text
     assert "cuda" not in text.replace("cudaProjectHelper", "")  # an unknown name stays as written
     assert "initHipContext" in (out_dir / "saxpy.cuh").read_text()
@@ -111,8 +121,21 @@ def test_in_place_and_rerun(project: Path, capsys) -> None:
 
 def test_ggl_launch_and_rocblas(project: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "ggl"
-    code, _, err = run(["port", str(project), "-o", str(out), "--launch", "ggl", "--blas", "rocblas",
-                        "--rocm", "6.4"], capsys)
+    code, _, err = run(
+        [
+            "port",
+            str(project),
+            "-o",
+            str(out),
+            "--launch",
+            "ggl",
+            "--blas",
+            "rocblas",
+            "--rocm",
+            "6.4",
+        ],
+        capsys,
+    )
     assert code == 0, err
     assert "hipLaunchKernelGGL(saxpy" in (out / "saxpy.cu").read_text()
 
@@ -120,11 +143,18 @@ def test_ggl_launch_and_rocblas(project: Path, tmp_path: Path, capsys) -> None:
 def test_unsupported_entry_from_the_config(project: Path, tmp_path: Path, capsys) -> None:
     config = tmp_path / "map.toml"
     config.write_text('[names.initCudaContext]\nstatus = "unsupported"\nnote = "port by hand"\n')
-    code, out, err = run(["port", str(project), "--map", str(config), "--examine", "--json", "-"], capsys)
+    code, out, err = run(
+        ["port", str(project), "--map", str(config), "--examine", "--json", "-"], capsys
+    )
     assert code == 0, err
     issues = [i for f in json.loads(out)["files"] for i in f["issues"]]
-    unsupported = [(i["name"], i["line"], i["note"]) for i in issues if i["outcome"] == "unsupported"]
-    assert unsupported == [("initCudaContext", 17, "port by hand"), ("initCudaContext", 2, "port by hand")]
+    unsupported = [
+        (i["name"], i["line"], i["note"]) for i in issues if i["outcome"] == "unsupported"
+    ]
+    assert unsupported == [
+        ("initCudaContext", 17, "port by hand"),
+        ("initCudaContext", 2, "port by hand"),
+    ]
 
 
 def _one_error_line(err: str) -> str:
@@ -147,10 +177,16 @@ def _one_error_line(err: str) -> str:
         (["{src}", "--map", "{tmp}/bad.toml"], "invalid TOML"),
         (["{src}", "--compile-commands", "{tmp}/none.json"], "no such file"),
         (["{src}", "--json", "-", "--csv", "-"], "cannot both write to stdout"),
-        (["{src}", "--json", "{tmp}/file/r.json"], "cannot write"),
+        (["{src}", "--json", "{tmp}/file/r.json"], "cannot write report"),
+        (["{src}", "--csv", "{tmp}/no/such/dir/r.csv"], "cannot write report"),
+        (["{src}", "--check", "--examine"], "--examine writes none"),
+        (["{src}", "--offload-arch", "gfx90a"], "only applies with --check"),
+        (["{src}/saxpy.cu", "--compile-commands", "{tmp}/db.json"], "needs a source folder"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(project: Path, tmp_path: Path, capsys, args, message) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    project: Path, tmp_path: Path, capsys, args, message
+) -> None:
     (tmp_path / "file").write_text("not a folder")
     (tmp_path / "bad.toml").write_text("names = [")
     argv = ["port", *(a.format(tmp=tmp_path, src=project) for a in args)]
@@ -158,6 +194,7 @@ def test_bad_input_is_one_line_and_exit_2(project: Path, tmp_path: Path, capsys,
     assert code == 2
     assert message in _one_error_line(err)
     assert not list(tmp_path.rglob("*.tmp"))
+    assert not (tmp_path / "saxpy-hip").exists()  # refused before anything was written
 
 
 @pytest.mark.parametrize(
@@ -173,12 +210,52 @@ def test_bad_option_exits_2(project: Path, capsys, args) -> None:
 def test_console_script_exit_code(project: Path, tmp_path: Path) -> None:
     env = {**os.environ, "COLUMNS": "120"}
     done = subprocess.run(
-        [sys.executable, "-m", "rocport", "port", str(project / "saxpy.cu"), "-o", str(tmp_path / "one.cu")],
-        capture_output=True, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "rocport",
+            "port",
+            str(project / "saxpy.cu"),
+            "-o",
+            str(tmp_path / "one.cu"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     assert "hipMalloc" in (tmp_path / "one.cu").read_text()
-    done = subprocess.run([sys.executable, "-m", "rocport", "port", str(tmp_path / "nope")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rocport", "port", str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
     assert done.stderr == f"rocport: error: {tmp_path / 'nope'}: no such file or directory\n"
+
+
+@pytest.mark.hipcc
+def test_check_compiles_the_output_and_never_claims_a_failure(tmp_path: Path, capsys) -> None:
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "good.cu").write_text(
+        "#include <cuda_runtime.h>\n"
+        "__global__ void add(const float* a, float* b, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) b[i] += a[i];\n}\n"
+        "int run(float* a, float* b, int n) {\n"
+        "  add<<<(n + 255) / 256, 256>>>(a, b, n);\n"
+        "  return cudaDeviceSynchronize() == cudaSuccess;\n}\n"
+    )
+    (src / "bad.cu").write_text(
+        "#include <cuda_runtime.h>\n__global__ void k(int* x) { x[0] = not_declared_anywhere; }\n"
+    )
+    report = tmp_path / "r.json"
+    code, out, err = run(["port", str(src), "--check", "--json", str(report)], capsys)
+    assert code == 1, err  # a file does not compile
+    files = {f["path"]: f for f in json.loads(report.read_text())["files"]}
+    assert files["good.cu"]["compiled"] is True and files["good.cu"]["converted"] is True
+    assert files["bad.cu"]["compiled"] is False and files["bad.cu"]["converted"] is False
+    assert "not_declared_anywhere" in files["bad.cu"]["check_message"]
+    assert "does not compile" in out

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
-from fake_mapping import fake_mapping
 
 from rocport.errors import InputError
 from rocport.port.api import port_tree, resolve_options
@@ -18,9 +18,16 @@ from rocport.port.config import (
     load_config,
     read_compile_commands,
 )
+from rocport.port.mapping import load_mapping
 from rocport.port.model import FileStatus
 
 USES = "void f() {{ {call}; cudaFree(0); }}\n"
+
+
+@cache
+def pinned_mapping():
+    """The shipped mapping, with the names these tests rely on pinned as a rocport.toml would."""
+    return load_mapping(rocm="6.4", extra={"cudaGraphExecNodeSetParams": None})
 
 
 @pytest.mark.parametrize(
@@ -56,7 +63,7 @@ def test_config_file_names_and_globs(tmp_path: Path) -> None:
     (src / "main.cu").write_text(USES.format(call="initCuda()"))
     (src / "third_party" / "lib.cu").write_text(USES.format(call="initCuda()"))
     out = tmp_path / "out"
-    report = port_tree(src, out, mapping=fake_mapping())
+    report = port_tree(src, out, mapping=pinned_mapping())
     files = {f.path: f for f in report.files}
     assert "initHip(); hipFree(0);" in (out / "main.cu").read_text()
     assert files["third_party/lib.cu"].status is FileStatus.EXCLUDED
@@ -73,7 +80,7 @@ def test_explicit_map_file_and_command_line_globs(tmp_path: Path) -> None:
     mapping_file = tmp_path / "names.toml"
     mapping_file.write_text('[names]\nsetupCuda = "setupHip"\n')
     out = tmp_path / "out"
-    report = port_tree(src, out, config=mapping_file, exclude=["b.cu"], mapping=fake_mapping())
+    report = port_tree(src, out, config=mapping_file, exclude=["b.cu"], mapping=pinned_mapping())
     assert "setupHip()" in (out / "a.cu").read_text()
     assert {f.path: f.status for f in report.files}["b.cu"] is FileStatus.EXCLUDED
 
@@ -140,7 +147,7 @@ def test_compile_commands_select_the_build_and_its_headers(tmp_path: Path) -> No
             [
                 {
                     "directory": str(build),
-                    "command": f"nvcc -I{src / 'include'} -O2 -c {src / 'app' / 'main.cu'} -o main.o",
+                    "command": f"nvcc -I{src / 'include'} -O2 -c {src}/app/main.cu -o main.o",
                     "file": str(src / "app" / "main.cu"),
                 },
                 {  # outside the tree: ignored
@@ -157,7 +164,7 @@ def test_compile_commands_select_the_build_and_its_headers(tmp_path: Path) -> No
         "include/lib/api.h",
         "include/lib/deep.h",
     }
-    report = port_tree(src, tmp_path / "out", compile_commands=db, mapping=fake_mapping())
+    report = port_tree(src, tmp_path / "out", compile_commands=db, mapping=pinned_mapping())
     status = {f.path: f.status for f in report.files}
     assert status["app/main.cu"] is FileStatus.TRANSLATED
     assert status["include/lib/deep.h"] is FileStatus.TRANSLATED
@@ -171,8 +178,13 @@ def test_compile_commands_arguments_and_relative_dirs(tmp_path: Path) -> None:
     db = tmp_path / "compile_commands.json"
     db.write_text(
         json.dumps(
-            [{"directory": str(src), "arguments": ["clang++", "-I", "include", "-c", "app/main.cu"],
-              "file": "app/main.cu"}]
+            [
+                {
+                    "directory": str(src),
+                    "arguments": ["clang++", "-I", "include", "-c", "app/main.cu"],
+                    "file": "app/main.cu",
+                }
+            ]
         )
     )
     assert "include/lib/api.h" in BuildFiles(src, read_compile_commands(db)).relative()
@@ -193,7 +205,7 @@ def test_bad_compile_commands(tmp_path: Path, content: str, message: str) -> Non
     db = tmp_path / "compile_commands.json"
     db.write_text(content)
     with pytest.raises(InputError, match=message):
-        port_tree(src, tmp_path / "out", compile_commands=db, mapping=fake_mapping())
+        port_tree(src, tmp_path / "out", compile_commands=db, mapping=pinned_mapping())
     assert not (tmp_path / "out").exists()
 
 
@@ -202,7 +214,8 @@ def test_detect_rocm_release(tmp_path: Path) -> None:
     header.parent.mkdir(parents=True)
     # the layout of the hip_version.h that HIP installs (see /usr/include/hip/hip_version.h)
     header.write_text(
-        "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 4\n#define HIP_VERSION_PATCH 43483\n"
+        "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 4\n"
+        "#define HIP_VERSION_PATCH 43483\n"
     )
     assert detect_rocm_release([tmp_path / "missing", tmp_path]) == "6.4"
     with pytest.raises(InputError, match="no HIP installation"):

@@ -5,21 +5,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+from functools import cache
 from pathlib import Path
 
 import jsonschema
-from fake_mapping import fake_mapping
 from rich.console import Console
 
 from rocport.port import report as port_report
 from rocport.port.api import port_tree
+from rocport.port.mapping import load_mapping
 from rocport.port.model import FileStatus
 
 _COUNTS = {
     "type": "object",
     "required": ["found", "translated", "unsupported", "unknown"],
     "additionalProperties": False,
-    "properties": {k: {"type": "integer", "minimum": 0} for k in ("found", "translated", "unsupported", "unknown")},
+    "properties": {
+        k: {"type": "integer", "minimum": 0}
+        for k in ("found", "translated", "unsupported", "unknown")
+    },
 }
 _REFERENCE = {
     "type": "object",
@@ -34,7 +38,17 @@ _REFERENCE = {
 }
 SCHEMA = {
     "type": "object",
-    "required": ["schema", "tool", "version", "source", "output", "mode", "options", "totals", "files"],
+    "required": [
+        "schema",
+        "tool",
+        "version",
+        "source",
+        "output",
+        "mode",
+        "options",
+        "totals",
+        "files",
+    ],
     "properties": {
         "schema": {"const": 1},
         "mode": {"enum": ["mirror", "in-place", "examine"]},
@@ -56,8 +70,18 @@ SCHEMA = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["path", "kind", "status", "output", "written", "converted", "compiled",
-                             "counts", "families", "issues"],
+                "required": [
+                    "path",
+                    "kind",
+                    "status",
+                    "output",
+                    "written",
+                    "converted",
+                    "compiled",
+                    "counts",
+                    "families",
+                    "issues",
+                ],
                 "properties": {
                     "status": {"enum": [s.value for s in FileStatus]},
                     "kind": {"enum": ["source", "build", "other"]},
@@ -81,6 +105,12 @@ void f(float* d) {
 """
 
 
+@cache
+def pinned_mapping():
+    """The shipped mapping, with the names these tests rely on pinned as a rocport.toml would."""
+    return load_mapping(rocm="6.4", extra={"cudaGraphExecNodeSetParams": None})
+
+
 def _report(tmp_path: Path, *, examine: bool = False, files: int = 1):
     src = tmp_path / "proj"
     src.mkdir()
@@ -88,7 +118,7 @@ def _report(tmp_path: Path, *, examine: bool = False, files: int = 1):
         (src / f"f{i:02}.cu").write_text(PROGRAM)
     (src / "notes.txt").write_text("plain\n")
     (src / "blob.cuh").write_bytes(b"\x00\x01")
-    return port_tree(src, tmp_path / "out", examine=examine, mapping=fake_mapping())
+    return port_tree(src, tmp_path / "out", examine=examine, mapping=pinned_mapping())
 
 
 def test_json_matches_the_schema_and_the_counts(tmp_path: Path) -> None:
@@ -99,7 +129,12 @@ def test_json_matches_the_schema_and_the_counts(tmp_path: Path) -> None:
     jsonschema.validate(doc, SCHEMA)
     totals = doc["totals"]
     assert totals["counts"] == {"found": 5, "translated": 3, "unsupported": 1, "unknown": 1}
-    assert totals["families"]["cublas"] == {"found": 1, "translated": 1, "unsupported": 0, "unknown": 0}
+    assert totals["families"]["cublas"] == {
+        "found": 1,
+        "translated": 1,
+        "unsupported": 0,
+        "unknown": 0,
+    }
     assert totals["statuses"]["translated"] == 1 and totals["statuses"]["binary"] == 1
     (f,) = [f for f in doc["files"] if f["path"] == "f00.cu"]
     assert {(i["name"], i["outcome"], i["line"], i["column"]) for i in f["issues"]} == {
@@ -123,8 +158,8 @@ def test_csv_has_one_row_per_file_and_family(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(path.read_text())))
     assert tuple(rows[0]) == port_report.CSV_FIELDS
     program_rows = {r["family"]: r for r in rows if r["path"] == "f00.cu"}
-    assert set(program_rows) == {"include", "runtime", "cublas"}
-    assert program_rows["runtime"]["unsupported"] == "1"
+    assert set(program_rows) == {"include", "runtime", "cublas", "project"}
+    assert program_rows["project"]["unsupported"] == "1"  # pinned like a rocport.toml entry
     assert program_rows["runtime"]["unknown"] == "1"
     other = [r for r in rows if r["path"] == "notes.txt"]
     assert len(other) == 1 and other[0]["family"] == "" and other[0]["status"] == "copied"

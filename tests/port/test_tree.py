@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import cache
 from pathlib import Path
 
 import pytest
-from fake_mapping import fake_mapping
 
 from rocport.errors import InputError, OutputError
 from rocport.port import tree
 from rocport.port.api import default_output, port_tree
+from rocport.port.mapping import load_mapping
 from rocport.port.model import FileStatus, PortOptions
 
 KERNEL = """\
@@ -31,9 +32,17 @@ void run(float* h, int n) {
 }
 """
 HEADER = "#pragma once\nvoid run(float* h, int n);\n"
-HIP_FILE = "#include <hip/hip_runtime.h>\n__global__ void k() {}\nvoid f() { hipDeviceSynchronize(); }\n"
+HIP_FILE = (
+    "#include <hip/hip_runtime.h>\n__global__ void k() {}\nvoid f() { hipDeviceSynchronize(); }\n"
+)
 LATIN1 = "// caf\xe9\nint x;\n".encode("latin-1")
 BINARY = b"\x7fELF\x00\x01cudaMalloc\x00"
+
+
+@cache
+def pinned_mapping():
+    """The shipped mapping, with the names these tests rely on pinned as a rocport.toml would."""
+    return load_mapping(rocm="6.4", extra={"cudaGraphExecNodeSetParams": None})
 
 
 def make_tree(root: Path) -> Path:
@@ -54,7 +63,7 @@ def make_tree(root: Path) -> Path:
 
 
 def port(src: Path, out: Path | None = None, **kw):
-    return port_tree(src, out, mapping=fake_mapping(), **kw)
+    return port_tree(src, out, mapping=pinned_mapping(), **kw)
 
 
 def by_path(report):
@@ -63,7 +72,9 @@ def by_path(report):
 
 def mtimes(root: Path) -> dict[str, int]:
     return {
-        p.relative_to(root).as_posix(): p.lstat().st_mtime_ns for p in root.rglob("*") if not p.is_dir()
+        p.relative_to(root).as_posix(): p.lstat().st_mtime_ns
+        for p in root.rglob("*")
+        if not p.is_dir()
     }
 
 
@@ -117,7 +128,9 @@ def test_translating_the_output_again_changes_nothing(tmp_path: Path) -> None:
     out = port(src, tmp_path / "out").output
     again = port(Path(out), tmp_path / "out2")
     for f in again.files:
-        assert (tmp_path / "out2" / f.path).read_bytes() == (Path(out) / f.path).read_bytes(), f.path
+        assert (tmp_path / "out2" / f.path).read_bytes() == (Path(out) / f.path).read_bytes(), (
+            f.path
+        )
 
 
 def test_examine_writes_nothing(tmp_path: Path) -> None:
@@ -209,7 +222,9 @@ def test_skip_file_and_crlf(tmp_path: Path) -> None:
 def test_unsupported_and_unknown_are_reported_with_positions(tmp_path: Path) -> None:
     src = tmp_path / "proj"
     src.mkdir()
-    (src / "g.cu").write_text("void f() {\n  cudaGraphExecNodeSetParams(0);\n  cudaNotAThing();\n}\n")
+    (src / "g.cu").write_text(
+        "void f() {\n  cudaGraphExecNodeSetParams(0);\n  cudaNotAThing();\n}\n"
+    )
     report = port(src, tmp_path / "out")
     g = by_path(report)["g.cu"]
     assert g.status is FileStatus.TRANSLATED and not g.converted
@@ -220,7 +235,9 @@ def test_unsupported_and_unknown_are_reported_with_positions(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_parallel_and_serial_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+def test_parallel_and_serial_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
     monkeypatch.setattr(tree, "PARALLEL_MIN_FILES", 2)
     monkeypatch.setattr(tree, "PARALLEL_MIN_BYTES", 0)
     src = tmp_path / "proj"
@@ -228,7 +245,9 @@ def test_parallel_and_serial_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         (src / f"d{i % 3}").mkdir(parents=True, exist_ok=True)
         (src / f"d{i % 3}" / f"k{i}.cu").write_text(KERNEL.replace("scale", f"scale{i}"))
     seen = []
-    report = port(src, tmp_path / f"out{jobs}", jobs=jobs, progress=lambda d, t: seen.append((d, t)))
+    report = port(
+        src, tmp_path / f"out{jobs}", jobs=jobs, progress=lambda d, t: seen.append((d, t))
+    )
     assert [f.path for f in report.files] == sorted(f.path for f in report.files)
     assert all(f.status is FileStatus.TRANSLATED for f in report.files)
     assert seen[-1] == (24, 24)
@@ -277,3 +296,36 @@ def test_unwritable_output(tmp_path: Path) -> None:
         port(src, blocker)
     assert blocker.read_text() == "a file, not a folder"
     assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_single_file_in_place(tmp_path: Path) -> None:
+    kernel = tmp_path / "vec.cu"
+    kernel.write_text(KERNEL)
+    report = port(kernel, in_place=True)
+    assert report.output == str(kernel)
+    assert "hipMalloc" in kernel.read_text()
+    assert (tmp_path / "vec.cu.orig").read_text() == KERNEL
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["vec.cu", "vec.cu.orig"]
+
+
+def test_build_files_are_migrated_and_a_broken_one_is_copied(tmp_path: Path) -> None:
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "vec.cu").write_text(KERNEL)
+    (src / "vec.cuh").write_text(HEADER)
+    (src / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.21)\nproject(vec LANGUAGES CXX CUDA)\n"
+        "add_executable(vec vec.cu)\n"
+    )
+    (src / "Makefile").write_text("vec: vec.cu\n\tnvcc -O2 -o $@ $<\n")
+    broken = "project(broken\n"
+    (src / "odd.cmake").write_text(broken)
+    out = tmp_path / "out"
+    files = by_path(port(src, out))
+    assert files["CMakeLists.txt"].kind == "build"
+    assert files["CMakeLists.txt"].status is FileStatus.TRANSLATED
+    assert "HIP" in (out / "CMakeLists.txt").read_text()
+    assert "hipcc" in (out / "Makefile").read_text()
+    assert files["odd.cmake"].status is FileStatus.COPIED
+    assert files["odd.cmake"].message.startswith("not migrated:")
+    assert (out / "odd.cmake").read_text() == broken

@@ -55,8 +55,10 @@ def synthetic_batches(cfg: CheckConfig, device: str) -> list[tuple[torch.Tensor,
     """Fresh normal images and uniform labels, one batch per step, the same for every run."""
     gen = torch.Generator().manual_seed(cfg.seed)
     return [
-        (torch.randn((cfg.batch, *cfg.input_shape), generator=gen).to(device),
-         torch.randint(0, cfg.num_classes, (cfg.batch,), generator=gen).to(device))
+        (
+            torch.randn((cfg.batch, *cfg.input_shape), generator=gen).to(device),
+            torch.randint(0, cfg.num_classes, (cfg.batch,), generator=gen).to(device),
+        )
         for _ in range(cfg.steps)
     ]
 
@@ -70,26 +72,42 @@ def folder_batches(cfg: CheckConfig, device: str) -> list[tuple[torch.Tensor, to
     if len(cfg.input_shape) != 3:
         raise InputError("--data needs a (channels, height, width) input shape")
     size = cfg.input_shape[1:]
-    tf = transforms.Compose([transforms.Resize(size), transforms.CenterCrop(size), transforms.ToTensor(),
-                             transforms.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
+    tf = transforms.Compose(
+        [
+            transforms.Resize(size),
+            transforms.CenterCrop(size),
+            transforms.ToTensor(),
+            transforms.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+        ]
+    )
     try:
         dataset = datasets.ImageFolder(str(cfg.data), transform=tf)
     except (FileNotFoundError, RuntimeError) as exc:
         raise InputError(f"--data {cfg.data}: {exc}") from exc
     if len(dataset.classes) > cfg.num_classes:
-        raise InputError(f"--data has {len(dataset.classes)} classes, more than --num-classes {cfg.num_classes}")
-    loader = torch.utils.data.DataLoader(dataset, batch_size=cfg.batch, shuffle=False, drop_last=True)
-    batches = [(x.to(device), y.to(device)) for _, (x, y) in zip(range(cfg.steps), loader)]
+        raise InputError(
+            f"--data has {len(dataset.classes)} classes, more than --num-classes {cfg.num_classes}"
+        )
+    loader = torch.utils.data.DataLoader(
+        dataset, batch_size=cfg.batch, shuffle=False, drop_last=True
+    )
+    batches = [(x.to(device), y.to(device)) for _, (x, y) in zip(range(cfg.steps), loader, strict=False)]
     if len(batches) < cfg.steps:
-        raise InputError(f"--data holds {len(batches)} full batches of {cfg.batch}; {cfg.steps} asked for")
+        raise InputError(
+            f"--data holds {len(batches)} full batches of {cfg.batch}; {cfg.steps} asked for"
+        )
     return batches
 
 
-def run_precision(model: torch.nn.Module, precision: str, batches, cfg: CheckConfig, device: str) -> PrecisionReport:
+def run_precision(
+    model: torch.nn.Module, precision: str, batches, cfg: CheckConfig, device: str
+) -> PrecisionReport:
     """Train ``model`` (already on ``device``) for ``len(batches)`` steps in ``precision``."""
     device_type = torch.device(device).type
     optimizer = torch.optim.SGD(model.parameters(), lr=cfg.lr, momentum=0.9)
-    mp = MixedPrecision(model, optimizer, device_type=device_type, dtype=DTYPES[precision], on_problem="record")
+    mp = MixedPrecision(
+        model, optimizer, device_type=device_type, dtype=DTYPES[precision], on_problem="record"
+    )
     watch = ActivationWatch(model)
     loss_fn = torch.nn.CrossEntropyLoss()
     overflow = None
@@ -104,10 +122,24 @@ def run_precision(model: torch.nn.Module, precision: str, batches, cfg: CheckCon
             stats = watch.collect()
             hit = first_overflow(stats)
             if hit and overflow is None:
-                overflow = {"step": record.step, "layer": hit.name, "kind": hit.kind, "input_max": hit.input_max}
+                overflow = {
+                    "step": record.step,
+                    "layer": hit.name,
+                    "kind": hit.kind,
+                    "input_max": hit.input_max,
+                }
             for s in stats:
-                if s.output_max == s.output_max and s.output_max != float("inf") and s.output_max > largest["value"]:
-                    largest = {"layer": s.name, "kind": s.kind, "value": s.output_max, "step": record.step}
+                if (
+                    s.output_max == s.output_max
+                    and s.output_max != float("inf")
+                    and s.output_max > largest["value"]
+                ):
+                    largest = {
+                        "layer": s.name,
+                        "kind": s.kind,
+                        "value": s.output_max,
+                        "step": record.step,
+                    }
     finally:
         watch.close()
     return PrecisionReport(
@@ -129,37 +161,61 @@ def _finite(x: float) -> bool:
 
 def judge(report: PrecisionReport, reference: PrecisionReport, cfg: CheckConfig) -> None:
     """Fill in the verdict of ``report`` against the fp32 ``reference``."""
-    pairs = [(a, b) for a, b in zip(report.losses, reference.losses, strict=True) if _finite(a) and _finite(b)]
+    pairs = [
+        (a, b)
+        for a, b in zip(report.losses, reference.losses, strict=True)
+        if _finite(a) and _finite(b)
+    ]
     if pairs:
         report.loss_max_rel_diff = max(abs(a - b) / max(abs(b), 1e-12) for a, b in pairs)
     if report.precision == "bf16":
-        report.notes.append("bf16 keeps fp32's 8-bit exponent: no loss scaling needed, GradScaler not used")
+        report.notes.append(
+            "bf16 keeps fp32's 8-bit exponent: no loss scaling needed, GradScaler not used"
+        )
     if report.precision == "fp16":
-        report.notes.append(f"fp16 with torch.amp.GradScaler (initial scale {report.scale_history[0]:g})"
-                            if report.scale_history else "fp16 with torch.amp.GradScaler")
+        report.notes.append(
+            f"fp16 with torch.amp.GradScaler (initial scale {report.scale_history[0]:g})"
+            if report.scale_history
+            else "fp16 with torch.amp.GradScaler"
+        )
         head = reference.max_activation
         if head["value"] > FP16_MAX:
-            report.notes.append(f"fp32 run: {head['layer']} ({head['kind']}) reaches |x| = {head['value']:.3g}, "
-                                f"beyond fp16's {FP16_MAX:g}")
+            report.notes.append(
+                f"fp32 run: {head['layer']} ({head['kind']}) reaches |x| = {head['value']:.3g}, "
+                f"beyond fp16's {FP16_MAX:g}"
+            )
     if report.overflow:
         o = report.overflow
-        report.reasons.append(f"activations overflow first in {o['layer']} ({o['kind']}) at step {o['step']}")
+        report.reasons.append(
+            f"activations overflow first in {o['layer']} ({o['kind']}) at step {o['step']}"
+        )
     bad_losses = [i for i, v in enumerate(report.losses) if not _finite(v)]
     if bad_losses:
-        report.reasons.append(f"non-finite loss at {len(bad_losses)} step(s), first {bad_losses[0]}")
+        report.reasons.append(
+            f"non-finite loss at {len(bad_losses)} step(s), first {bad_losses[0]}"
+        )
     if len(report.skipped_steps) > cfg.max_skip_fraction * max(1, len(report.losses)):
         report.reasons.append(f"{len(report.skipped_steps)} of {len(report.losses)} steps skipped")
     if report.scaler is False and report.nonfinite_grad_steps:
-        report.reasons.append(f"non-finite gradients at steps {report.nonfinite_grad_steps[:5]} with no scaler")
+        report.reasons.append(
+            f"non-finite gradients at steps {report.nonfinite_grad_steps[:5]} with no scaler"
+        )
     if report.loss_max_rel_diff is not None and report.loss_max_rel_diff > cfg.rtol:
-        report.reasons.append(f"loss differs from fp32 by up to {report.loss_max_rel_diff:.1%} (tolerance {cfg.rtol:.0%})")
+        report.reasons.append(
+            f"loss differs from fp32 by up to {report.loss_max_rel_diff:.1%} (tolerance {cfg.rtol:.0%})"
+        )
     if not pairs:
         report.reasons.append("no step has a finite loss in both runs")
     report.verdict = "fail" if report.reasons else "pass"
 
 
-def run_check(factory: Callable[[], torch.nn.Module], precisions: list[str], cfg: CheckConfig,
-              device: str, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+def run_check(
+    factory: Callable[[], torch.nn.Module],
+    precisions: list[str],
+    cfg: CheckConfig,
+    device: str,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """fp32 first, then each of ``precisions``, all from the same weights and batches."""
     unknown = [p for p in precisions if p not in ("fp16", "bf16")]
     if unknown:
@@ -167,7 +223,9 @@ def run_check(factory: Callable[[], torch.nn.Module], precisions: list[str], cfg
     torch.manual_seed(cfg.seed)
     model = factory()
     if not isinstance(model, torch.nn.Module):
-        raise InputError(f"the model factory returned {type(model).__name__}, not a torch.nn.Module")
+        raise InputError(
+            f"the model factory returned {type(model).__name__}, not a torch.nn.Module"
+        )
     initial = copy.deepcopy(model.state_dict())
     batches = folder_batches(cfg, device) if cfg.data else synthetic_batches(cfg, device)
     reports: dict[str, PrecisionReport] = {}
@@ -185,7 +243,9 @@ def run_check(factory: Callable[[], torch.nn.Module], precisions: list[str], cfg
         judge(reports[precision], reference, cfg)
     ref_bad = [i for i, v in enumerate(reference.losses) if not _finite(v)]
     if ref_bad:
-        reference.reasons.append(f"fp32 itself has a non-finite loss at step {ref_bad[0]}: the model, not precision")
+        reference.reasons.append(
+            f"fp32 itself has a non-finite loss at step {ref_bad[0]}: the model, not precision"
+        )
         reference.verdict = "fail"
     return {
         "schema": 1,

@@ -19,6 +19,7 @@ def load_factory(spec: str) -> Callable[[], object]:
     ``path/to/file.py:function``.
     """
     if spec in BUILTIN:
+
         def build() -> object:
             import torchvision
 

@@ -73,7 +73,9 @@ class MixedPrecision:
 
     def __post_init__(self) -> None:
         if self.dtype not in (None, torch.float16, torch.bfloat16):
-            raise ValueError(f"dtype must be None, torch.float16 or torch.bfloat16, not {self.dtype}")
+            raise ValueError(
+                f"dtype must be None, torch.float16 or torch.bfloat16, not {self.dtype}"
+            )
         if not (callable(self.on_problem) or self.on_problem in ("raise", "record")):
             raise ValueError("on_problem must be 'raise', 'record' or a callable")
         self.scaler = torch.amp.GradScaler(
@@ -123,16 +125,25 @@ class MixedPrecision:
     def _check(self, record: StepRecord) -> None:
         problem = None
         if record.loss != record.loss or abs(record.loss) == float("inf"):
-            problem = Problem(record.step, "nonfinite_loss",
-                              f"step {record.step}: loss is {record.loss} (forward pass overflowed)")
+            problem = Problem(
+                record.step,
+                "nonfinite_loss",
+                f"step {record.step}: loss is {record.loss} (forward pass overflowed)",
+            )
         elif not record.grads_finite and not self.uses_scaler:
-            problem = Problem(record.step, "nonfinite_grad",
-                              f"step {record.step}: non-finite gradients in {', '.join(record.nonfinite_parameters)}",
-                              record.nonfinite_parameters)
+            problem = Problem(
+                record.step,
+                "nonfinite_grad",
+                f"step {record.step}: non-finite gradients in {', '.join(record.nonfinite_parameters)}",
+                record.nonfinite_parameters,
+            )
         elif self.uses_scaler and self.scaler.get_scale() < MIN_SCALE:
-            problem = Problem(record.step, "scale_collapse",
-                              f"step {record.step}: loss scale fell to {self.scaler.get_scale():g}: "
-                              "gradients overflow at every scale")
+            problem = Problem(
+                record.step,
+                "scale_collapse",
+                f"step {record.step}: loss scale fell to {self.scaler.get_scale():g}: "
+                "gradients overflow at every scale",
+            )
         if problem is None:
             return
         self.problems.append(problem)

@@ -34,14 +34,22 @@ def _finite(x: float) -> bool:
 
 
 def _amax(value: object) -> torch.Tensor | None:
-    tensors = [value] if isinstance(value, torch.Tensor) else (
-        [v for v in value if isinstance(v, torch.Tensor)] if isinstance(value, (tuple, list)) else []
+    tensors = (
+        [value]
+        if isinstance(value, torch.Tensor)
+        else (
+            [v for v in value if isinstance(v, torch.Tensor)]
+            if isinstance(value, (tuple, list))
+            else []
+        )
     )
     tensors = [t for t in tensors if t.is_floating_point() and t.numel()]
     if not tensors:
         return None
     # nan_to_num would hide NaN; keep NaN by mapping it to +inf
-    return torch.stack([torch.where(t.isnan(), float("inf"), t).detach().abs().amax().float() for t in tensors]).amax()
+    return torch.stack(
+        [torch.where(t.isnan(), float("inf"), t).detach().abs().amax().float() for t in tensors]
+    ).amax()
 
 
 class ActivationWatch:
@@ -81,7 +89,10 @@ class ActivationWatch:
             flat += [i if i is not None else o.new_zeros(()), o]
         values = torch.stack(flat).tolist() if flat else []
         self._stats = {n: (None, None) for n in self._order}
-        return [LayerStat(n, self._kinds[n], values[2 * k], values[2 * k + 1]) for k, n in enumerate(names)]
+        return [
+            LayerStat(n, self._kinds[n], values[2 * k], values[2 * k + 1])
+            for k, n in enumerate(names)
+        ]
 
     def close(self) -> None:
         for handle in self._handles:

@@ -48,7 +48,9 @@ def _add_vec(
 def add_naive(x: torch.Tensor, y: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
     """``out = x + y``, one element per thread, every access masked."""
     n = x.numel()
-    _add_naive[(triton.cdiv(n, NAIVE_BLOCK),)](x, y, out, n, BLOCK=NAIVE_BLOCK, num_warps=NAIVE_WARPS)
+    _add_naive[(triton.cdiv(n, NAIVE_BLOCK),)](
+        x, y, out, n, BLOCK=NAIVE_BLOCK, num_warps=NAIVE_WARPS
+    )
     return out
 
 
@@ -60,7 +62,9 @@ def add_vectorized(x: torch.Tensor, y: torch.Tensor, out: torch.Tensor) -> torch
     if full:
         _add_vec[(full,)](x, y, out, 0, n, ROWS=ROWS, VEC=VEC, MASKED=False, num_warps=VEC_WARPS)
     if n - full * tile:
-        _add_vec[(1,)](x, y, out, full * tile, n, ROWS=ROWS, VEC=VEC, MASKED=True, num_warps=VEC_WARPS)
+        _add_vec[(1,)](
+            x, y, out, full * tile, n, ROWS=ROWS, VEC=VEC, MASKED=True, num_warps=VEC_WARPS
+        )
     return out
 
 

@@ -40,7 +40,9 @@ def rows(documents: list[dict[str, Any]]) -> list[Row]:
             order.setdefault(result["id"], result)
     out = []
     for rid, first in order.items():
-        values = tuple(next((r["value"] for r in d["results"] if r["id"] == rid), None) for d in documents)
+        values = tuple(
+            next((r["value"] for r in d["results"] if r["id"] == rid), None) for d in documents
+        )
         out.append(Row(rid, first["unit"], first["higher_is_better"], values))
     return out
 

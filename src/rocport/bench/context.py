@@ -80,7 +80,9 @@ class Context:
             def advance() -> None:
                 progress.advance(task)
 
-        timing = measure(fn, self.device, warmup=warmup, repeats=repeats, inner=inner, on_repeat=advance)
+        timing = measure(
+            fn, self.device, warmup=warmup, repeats=repeats, inner=inner, on_repeat=advance
+        )
         if task is not None and self._progress is not None:
             self._progress.update(task, completed=repeats)
         return timing

@@ -118,15 +118,21 @@ def worker(rank: int, world: int, local_rank: int, cfg: DdpConfig) -> dict[str, 
         device = "cpu"
         torch.set_num_threads(max(1, (os.cpu_count() or 1) // world))
     backend = "nccl" if gpu else "gloo"
-    dist.init_process_group(backend, rank=rank, world_size=world, **({"device_id": torch.device(device)} if gpu else {}))
+    dist.init_process_group(
+        backend, rank=rank, world_size=world, **({"device_id": torch.device(device)} if gpu else {})
+    )
     try:
         torch.backends.cudnn.benchmark = True
-        rcfg = ResnetConfig(cfg.arch, "training", cfg.precision, cfg.memory_format, cfg.batch, cfg.resolution)
+        rcfg = ResnetConfig(
+            cfg.arch, "training", cfg.precision, cfg.memory_format, cfg.batch, cfg.resolution
+        )
         with precision_flags(cfg.precision):
             baseline = None
             if rank == 0:
                 step, model = make_step(rcfg, device)
-                baseline = list(measure(step, device, warmup=cfg.warmup, repeats=cfg.repeats).samples_s)
+                baseline = list(
+                    measure(step, device, warmup=cfg.warmup, repeats=cfg.repeats).samples_s
+                )
                 del step, model
             dist.barrier()
             torch.manual_seed(0)  # same initial weights on every rank
@@ -161,7 +167,9 @@ def _allreduce_time(cfg: DdpConfig, device: str, world: int) -> float:
     from rocport.bench.timing import measure
 
     buf = torch.randn(cfg.allreduce_bytes // 4, device=device)
-    median = measure(lambda i: dist.all_reduce(buf), device, warmup=3, repeats=cfg.allreduce_repeats).median_s
+    median = measure(
+        lambda i: dist.all_reduce(buf), device, warmup=3, repeats=cfg.allreduce_repeats
+    ).median_s
     slowest = torch.tensor([median], dtype=torch.float64, device=device)
     dist.all_reduce(slowest, op=dist.ReduceOp.MAX)
     return float(slowest.item())
@@ -183,27 +191,64 @@ def to_results(raw: dict[str, Any]) -> tuple[list, list]:
     total = world * cfg["batch"] / slowest
     impl = f"torchvision {cfg['arch']} + DistributedDataParallel ({raw['backend']})"
     results = [
-        Result(f"{base}/n1", "ddp", "images/s", single, f"torchvision {cfg['arch']} (one process, no DDP)",
-               {**params, "world_size": 1}, baseline),
-        Result(f"{base}/n{world}/per_process", "ddp", "images/s", sum(per_process) / world, impl,
-               {**params, "per_rank_images_per_s": per_process}, Timing(tuple(step_times))),
-        Result(f"{base}/n{world}/total", "ddp", "images/s", total, impl, params, Timing((slowest,))),
-        Result(f"{base}/n{world}/scaling_efficiency", "ddp", "fraction of n x one process",
-               total / (world * single), impl, params),
+        Result(
+            f"{base}/n1",
+            "ddp",
+            "images/s",
+            single,
+            f"torchvision {cfg['arch']} (one process, no DDP)",
+            {**params, "world_size": 1},
+            baseline,
+        ),
+        Result(
+            f"{base}/n{world}/per_process",
+            "ddp",
+            "images/s",
+            sum(per_process) / world,
+            impl,
+            {**params, "per_rank_images_per_s": per_process},
+            Timing(tuple(step_times)),
+        ),
+        Result(
+            f"{base}/n{world}/total", "ddp", "images/s", total, impl, params, Timing((slowest,))
+        ),
+        Result(
+            f"{base}/n{world}/scaling_efficiency",
+            "ddp",
+            "fraction of n x one process",
+            total / (world * single),
+            impl,
+            params,
+        ),
     ]
-    checks = [Check(f"DDP scaling efficiency, {world} processes", total / (world * single),
-                    f"{base}/n{world}/total", f"{world} x {base}/n1",
-                    0.90 if raw["backend"] == "nccl" and world > 1 else None)]
+    checks = [
+        Check(
+            f"DDP scaling efficiency, {world} processes",
+            total / (world * single),
+            f"{base}/n{world}/total",
+            f"{world} x {base}/n1",
+            0.90 if raw["backend"] == "nccl" and world > 1 else None,
+        )
+    ]
     if raw["allreduce_s"]:
         t = raw["allreduce_s"]
         algbw = cfg["allreduce_bytes"] / t / 1e9
-        results.append(Result(
-            f"allreduce/{raw['backend']}/{cfg['allreduce_bytes']}B/n{world}", "allreduce", "GB/s (bus)",
-            algbw * 2 * (world - 1) / world, f"torch.distributed.all_reduce ({raw['backend']})",
-            {"bytes": cfg["allreduce_bytes"], "world_size": world, "algbw_gbs": algbw,
-             "definition": "nccl-tests busbw = algbw * 2(n-1)/n, time = slowest rank's median"},
-            Timing((t,)),
-        ))
+        results.append(
+            Result(
+                f"allreduce/{raw['backend']}/{cfg['allreduce_bytes']}B/n{world}",
+                "allreduce",
+                "GB/s (bus)",
+                algbw * 2 * (world - 1) / world,
+                f"torch.distributed.all_reduce ({raw['backend']})",
+                {
+                    "bytes": cfg["allreduce_bytes"],
+                    "world_size": world,
+                    "algbw_gbs": algbw,
+                    "definition": "nccl-tests busbw = algbw * 2(n-1)/n, time = slowest rank's median",
+                },
+                Timing((t,)),
+            )
+        )
     return results, checks
 
 

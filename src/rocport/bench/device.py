@@ -73,14 +73,15 @@ def describe(device: str) -> DeviceInfo:
         )
     props = torch.cuda.get_device_properties(device)
     hip = getattr(torch.version, "hip", None)
-    spec = lookup(props.name) or lookup(getattr(props, "gcnArchName", None))
+    gcn_arch = getattr(props, "gcnArchName", None) if hip else None
+    spec = lookup(props.name) or lookup(gcn_arch)
     return DeviceInfo(
         device=device,
         name=props.name,
         backend="rocm" if hip else "cuda",
         backend_version=hip or torch.version.cuda,
         driver=_driver_version(bool(hip)),
-        arch=getattr(props, "gcnArchName", None) or f"sm_{props.major}{props.minor}",
+        arch=gcn_arch or f"sm_{props.major}{props.minor}",
         memory_bytes=int(props.total_memory),
         multiprocessors=int(props.multi_processor_count),
         l2_cache_bytes=int(getattr(props, "L2_cache_size", 0)) or None,

@@ -36,12 +36,25 @@ def markdown(document: dict[str, Any]) -> str:
             f"{t['repeats'] if t else '—'} | {_fmt(r['percent_of_peak'], '.1f')} |"
         )
     if document["checks"]:
-        lines += ["", "## Ratios measured in this run", "", "| check | value | bounds | verdict |", "| --- | ---: | --- | --- |"]
+        lines += [
+            "",
+            "## Ratios measured in this run",
+            "",
+            "| check | value | bounds | verdict |",
+            "| --- | ---: | --- | --- |",
+        ]
         for c in document["checks"]:
-            bounds = " ".join(
-                b for b in (f"≥ {c['minimum']:g}" if c["minimum"] is not None else "",
-                            f"≤ {c['maximum']:g}" if c["maximum"] is not None else "") if b
-            ) or "—"
+            bounds = (
+                " ".join(
+                    b
+                    for b in (
+                        f"≥ {c['minimum']:g}" if c["minimum"] is not None else "",
+                        f"≤ {c['maximum']:g}" if c["maximum"] is not None else "",
+                    )
+                    if b
+                )
+                or "—"
+            )
             verdict = {True: "pass", False: "**FAIL**", None: "info"}[c["passed"]]
             lines.append(f"| {c['name']} | {c['value']:.3f} | {bounds} | {verdict} |")
     if document["skipped"]:

@@ -38,7 +38,11 @@ class SuiteConfig:
     workloads: tuple[str, ...] = WORKLOADS
     warmup: int = 10
     repeats: int = 50
-    gemm_shapes: tuple[GemmShape, ...] = (GemmShape(4096, 4096, 4096, "square"), GemmShape(8192, 8192, 8192, "square"), *LLM_SHAPES)
+    gemm_shapes: tuple[GemmShape, ...] = (
+        GemmShape(4096, 4096, 4096, "square"),
+        GemmShape(8192, 8192, 8192, "square"),
+        *LLM_SHAPES,
+    )
     gemm_precisions: tuple[str, ...] = PRECISIONS
     triton: bool = True
     copy_elements: int = 2**28  # 1 GiB of fp32 per buffer
@@ -59,12 +63,20 @@ class SuiteConfig:
         configs = [
             ResnetConfig(self.resnet_arch, mode, precision, fmt, batch, self.resnet_resolution)
             for mode, precision, fmt, batch in itertools.product(
-                self.resnet_modes, self.resnet_precisions, self.resnet_memory_formats, self.resnet_batches
+                self.resnet_modes,
+                self.resnet_precisions,
+                self.resnet_memory_formats,
+                self.resnet_batches,
             )
         ]
         if self.resnet_compile:
-            configs += [replace(c, compile=True) for c in configs if c.precision in ("bf16", "fp16")
-                        and c.memory_format == "channels_last" and c.batch == max(self.resnet_batches)]
+            configs += [
+                replace(c, compile=True)
+                for c in configs
+                if c.precision in ("bf16", "fp16")
+                and c.memory_format == "channels_last"
+                and c.batch == max(self.resnet_batches)
+            ]
         return configs
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,21 +88,37 @@ class SuiteConfig:
 PRESETS: dict[str, SuiteConfig] = {
     "full": SuiteConfig(),
     "cpu": SuiteConfig(
-        warmup=2, repeats=10,
-        gemm_shapes=(GemmShape(1024, 1024, 1024, "square"), GemmShape(512, 1536, 1024, "llm: QKV-like, scaled down")),
+        warmup=2,
+        repeats=10,
+        gemm_shapes=(
+            GemmShape(1024, 1024, 1024, "square"),
+            GemmShape(512, 1536, 1024, "llm: QKV-like, scaled down"),
+        ),
         gemm_precisions=("fp32", "bf16"),
-        copy_elements=2**24, vector_add_elements=2**16 + 3,
-        resnet_precisions=("fp32", "bf16"), resnet_memory_formats=("contiguous", "channels_last"),
-        resnet_batches=(8,), resnet_resolution=224, resnet_warmup=1, resnet_repeats=3,
+        copy_elements=2**24,
+        vector_add_elements=2**16 + 3,
+        resnet_precisions=("fp32", "bf16"),
+        resnet_memory_formats=("contiguous", "channels_last"),
+        resnet_batches=(8,),
+        resnet_resolution=224,
+        resnet_warmup=1,
+        resnet_repeats=3,
     ),
     "tiny": SuiteConfig(
-        warmup=1, repeats=3,
+        warmup=1,
+        repeats=3,
         gemm_shapes=(GemmShape(64, 64, 64, "square"), GemmShape(48, 96, 80, "llm-like, tiny")),
         gemm_precisions=("fp32", "bf16"),
-        copy_elements=2**16, vector_add_elements=3 * 4096 + 5,
-        resnet_modes=("inference", "training"), resnet_precisions=("fp32", "bf16"),
-        resnet_memory_formats=("contiguous",), resnet_batches=(2,), resnet_resolution=32,
-        resnet_warmup=1, resnet_repeats=2, calibration_seconds=0.02,
+        copy_elements=2**16,
+        vector_add_elements=3 * 4096 + 5,
+        resnet_modes=("inference", "training"),
+        resnet_precisions=("fp32", "bf16"),
+        resnet_memory_formats=("contiguous",),
+        resnet_batches=(2,),
+        resnet_resolution=32,
+        resnet_warmup=1,
+        resnet_repeats=2,
+        calibration_seconds=0.02,
     ),
 }
 
@@ -103,8 +131,13 @@ def preset(name: str) -> SuiteConfig:
         raise InputError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})") from None
 
 
-def run_suite(config: SuiteConfig, *, device: str | None = None, quiet: bool = False,
-              console: Console | None = None) -> dict[str, Any]:
+def run_suite(
+    config: SuiteConfig,
+    *,
+    device: str | None = None,
+    quiet: bool = False,
+    console: Console | None = None,
+) -> dict[str, Any]:
     """Run the workloads of ``config`` on ``device``; return the results document."""
     from rocport.bench.workloads import calibration, gemm, memory, resnet
 
@@ -113,15 +146,24 @@ def run_suite(config: SuiteConfig, *, device: str | None = None, quiet: bool = F
         raise InputError(f"unknown workload(s): {', '.join(sorted(unknown))}")
     dev = resolve_device(device)
     info = describe(dev)
-    ctx = Context(device=dev, info=info, spec=spec_for(info), warmup=config.warmup,
-                  repeats=config.repeats, quiet=quiet, **({"console": console} if console else {}))
+    ctx = Context(
+        device=dev,
+        info=info,
+        spec=spec_for(info),
+        warmup=config.warmup,
+        repeats=config.repeats,
+        quiet=quiet,
+        **({"console": console} if console else {}),
+    )
     records: list[Result | Skipped] = []
     with ctx.progress():
         for workload in config.workloads:
             if workload == "calibration":
                 records += calibration.run(ctx, config.calibration_seconds, max(5, config.repeats))
             elif workload == "gemm":
-                records += gemm.run(ctx, list(config.gemm_shapes), list(config.gemm_precisions), config.triton)
+                records += gemm.run(
+                    ctx, list(config.gemm_shapes), list(config.gemm_precisions), config.triton
+                )
             elif workload == "copy":
                 records += memory.copy(ctx, config.copy_elements)
             elif workload == "vector_add":
@@ -147,29 +189,58 @@ def derive_checks(results: list[Result]) -> list[Check]:
     by_id = {r.id: r for r in results}
     checks: list[Check] = []
 
-    def ratio(name: str, num: str, den: str, minimum: float | None = None, maximum: float | None = None) -> None:
+    def ratio(
+        name: str, num: str, den: str, minimum: float | None = None, maximum: float | None = None
+    ) -> None:
         if num in by_id and den in by_id and by_id[den].value:
-            checks.append(Check(name, by_id[num].value / by_id[den].value, num, den, minimum, maximum))
+            checks.append(
+                Check(name, by_id[num].value / by_id[den].value, num, den, minimum, maximum)
+            )
 
     calib = by_id.get("calibration/sleep")
     if calib:
-        checks.append(Check("timer vs known sleep", calib.value, calib.id, "nominal sleep", 0.95, 1.05))
+        checks.append(
+            Check("timer vs known sleep", calib.value, calib.id, "nominal sleep", 0.95, 1.05)
+        )
         wall = calib.params["wall_clock_ms_per_call"]
-        checks.append(Check("timer vs independent wall clock", calib.timing.median_s * 1e3 / wall,
-                            calib.id, "wall clock of the whole loop", 0.95, 1.05))
-    ratio("vector add vectorized / copy bandwidth", "vector_add/vectorized/fp32", "copy/torch/fp32", 0.85)
+        checks.append(
+            Check(
+                "timer vs independent wall clock",
+                calib.timing.median_s * 1e3 / wall,
+                calib.id,
+                "wall clock of the whole loop",
+                0.95,
+                1.05,
+            )
+        )
+    ratio(
+        "vector add vectorized / copy bandwidth",
+        "vector_add/vectorized/fp32",
+        "copy/torch/fp32",
+        0.85,
+    )
     ratio("vector add naive / copy bandwidth", "vector_add/naive/fp32", "copy/torch/fp32")
     ratio("vector add torch.add / copy bandwidth", "vector_add/library/fp32", "copy/torch/fp32")
     for r in results:
         if r.id.startswith("gemm/triton/"):
-            ratio(f"triton GEMM / torch.matmul {r.params['precision']} {r.id.rsplit('/', 1)[1]}",
-                  r.id, r.id.replace("/triton/", "/torch/"), 0.80)
+            ratio(
+                f"triton GEMM / torch.matmul {r.params['precision']} {r.id.rsplit('/', 1)[1]}",
+                r.id,
+                r.id.replace("/triton/", "/torch/"),
+                0.80,
+            )
     resnets = [r for r in results if r.workload == "resnet"]
     if resnets:
         naive = [r for r in resnets if all(r.params.get(k) == v for k, v in NAIVE_RESNET.items())]
         train = [r for r in resnets if r.params["mode"] == "training"]
         if naive and train:
             best = max(train, key=lambda r: r.value)
-            checks.append(Check("ResNet training: best configuration / naive fp32 batch-64 loop",
-                                best.value / naive[0].value, best.id, naive[0].id))
+            checks.append(
+                Check(
+                    "ResNet training: best configuration / naive fp32 batch-64 loop",
+                    best.value / naive[0].value,
+                    best.id,
+                    naive[0].id,
+                )
+            )
     return checks

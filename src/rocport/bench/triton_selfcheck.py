@@ -40,9 +40,13 @@ def main() -> int:
             out = torch.full((m, n), float("nan"), dtype=dtype)
             k.matmul(a, b, out)
             ref = a.double() @ b.double()
-            worst = max(worst, float(torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref)))
+            worst = max(
+                worst, float(torch.linalg.norm(out.double() - ref) / torch.linalg.norm(ref))
+            )
         report[f"matmul_{str(dtype).removeprefix('torch.')}"] = {
-            "ok": worst <= tol, "max_error": worst, "sizes": [list(s) for s in shapes]
+            "ok": worst <= tol,
+            "max_error": worst,
+            "sizes": [list(s) for s in shapes],
         }
     print(json.dumps(report))
     return 0

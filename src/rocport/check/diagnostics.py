@@ -15,9 +15,13 @@ _DIAGNOSTIC = re.compile(
     r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?:(?P<column>\d+):)?\s+"
     r"(?P<severity>fatal error|error|warning|note|remark):\s+(?P<message>.*?)\s*$"
 )
-_DRIVER_ERROR = re.compile(r"^(?:clang(?:\+\+)?(?:-\d+)?|hipcc|ld\.lld|lld):\s+error:\s+(?P<message>.*)$")
-_PASS_END = re.compile(r"^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated"
-                       r"(?: when compiling for (?P<target>\S+?))?\.$")  # fmt: skip
+_DRIVER_ERROR = re.compile(
+    r"^(?:clang(?:\+\+)?(?:-\d+)?|hipcc|ld\.lld|lld):\s+error:\s+(?P<message>.*)$"
+)
+_PASS_END = re.compile(
+    r"^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated"
+    r"(?: when compiling for (?P<target>\S+?))?\.$"
+)
 _MISSING_HEADER = re.compile(r"^'(?P<header>[^']+)' file not found$")
 
 
@@ -52,11 +56,13 @@ def parse_diagnostics(output: str) -> list[CompilerDiagnostic]:
         if match := _DIAGNOSTIC.match(line):
             severity = match["severity"]
             diag = CompilerDiagnostic(
-                file=match["file"], line=int(match["line"]),
+                file=match["file"],
+                line=int(match["line"]),
                 column=int(match["column"]) if match["column"] else None,
                 severity="error" if severity == "fatal error" else severity,
-                message=match["message"], fatal=severity == "fatal error",
-            )  # fmt: skip
+                message=match["message"],
+                fatal=severity == "fatal error",
+            )
         elif match := _DRIVER_ERROR.match(line):
             diag = CompilerDiagnostic(None, None, None, "error", match["message"].strip())
         elif match := _PASS_END.match(line):

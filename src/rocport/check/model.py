@@ -1,4 +1,4 @@
-"""Results of ``rocport check``: one :class:`UnitResult` per translation unit, in a :class:`CheckReport`."""
+"""Results of ``rocport check``: a :class:`UnitResult` per translation unit, in a report."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ class Mode(enum.Enum):
     """Which compilation passes ran."""
 
     FULL = "full"  # host and device code (``-c``)
-    DEVICE_ONLY = "device-only"  # GPU code only (``--offload-device-only``): a host library is missing
+    DEVICE_ONLY = (
+        "device-only"  # GPU code only (``--offload-device-only``): a host library is missing
+    )
 
 
 @dataclass(slots=True)

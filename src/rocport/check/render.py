@@ -19,7 +19,9 @@ def origin(diag: Diagnostic) -> str | None:
     if diag.inserted:
         return f"line inserted by the port (no line of {diag.cuda_file})"
     names = [diag.at_column] if diag.at_column else diag.changed
-    changes = ", ".join(f"{n.cuda} -> {n.hip}" if n.hip else f"{n.cuda} ({n.outcome})" for n in names)
+    changes = ", ".join(
+        f"{n.cuda} -> {n.hip}" if n.hip else f"{n.cuda} ({n.outcome})" for n in names
+    )
     where = f"from CUDA {diag.cuda_file}:{diag.cuda_line}"
     return f"{where} ({changes})" if changes else f"{where} (unchanged by the port)"
 
@@ -32,20 +34,32 @@ def print_report(report: CheckReport, console: Console, *, warnings: bool = Fals
         f"{tc['name']}) for {', '.join(report.offload_arch)}",
         title_justify="left",
     )
-    for column, justify in (("file", "left"), ("status", "left"), ("mode", "left"),
-                            ("errors", "right"), ("warnings", "right"), ("seconds", "right")):  # fmt: skip
+    for column, justify in (
+        ("file", "left"),
+        ("status", "left"),
+        ("mode", "left"),
+        ("errors", "right"),
+        ("warnings", "right"),
+        ("seconds", "right"),
+    ):
         table.add_column(column, justify=justify)
     for unit in report.units:
         table.add_row(
-            escape(unit.path), f"[{_STYLE[unit.status]}]{unit.status.value}[/]", unit.mode.value,
-            str(len(unit.errors)), str(len(unit.warnings)), f"{unit.seconds:.1f}",
-        )  # fmt: skip
+            escape(unit.path),
+            f"[{_STYLE[unit.status]}]{unit.status.value}[/]",
+            unit.mode.value,
+            str(len(unit.errors)),
+            str(len(unit.warnings)),
+            f"{unit.seconds:.1f}",
+        )
     console.print(table)
     for unit in report.units:
         shown = [d for d in unit.diagnostics if d.severity == "error" or warnings]
         if unit.status is Status.UNAVAILABLE:
-            console.print(f"[yellow]{escape(unit.path)}[/]: not in this toolchain: "
-                          f"{escape(', '.join(unit.missing_headers))}")  # fmt: skip
+            console.print(
+                f"[yellow]{escape(unit.path)}[/]: not in this toolchain: "
+                f"{escape(', '.join(unit.missing_headers))}"
+            )
             continue
         for diag in shown:
             where = ":".join(str(p) for p in (diag.file, diag.line, diag.column) if p is not None)
@@ -70,5 +84,7 @@ def print_toolchains(toolchains: list[Toolchain], console: Console) -> None:
         table.add_column(column)
     for tc in toolchains:
         gfx9 = ", ".join(sorted(a for a in tc.offload_archs if a.startswith("gfx9")))
-        table.add_row(escape(tc.name), tc.origin, tc.hip_version, tc.release, tc.clang_version, gfx9)
+        table.add_row(
+            escape(tc.name), tc.origin, tc.hip_version, tc.release, tc.clang_version, gfx9
+        )
     console.print(table)

@@ -50,7 +50,7 @@ class CheckOptions:
 
 
 def find_units(tree: Path) -> list[str]:
-    """Translation units under ``tree`` (relative, ``/``-separated, sorted); hidden folders skipped."""
+    """Translation units under ``tree`` (relative, ``/``-separated, sorted), not hidden."""
     if tree.is_file():
         return [tree.name]
     units = []
@@ -125,21 +125,33 @@ def check_tree(
             raise InputError(f"not a file in {base}: {rel}")
     sources = _source_map(source_map, cuda_root, base, selected)
     options = CheckOptions(
-        offload_arch=archs, defines=tuple(defines),
-        include_dirs=tuple(Path(d).resolve() for d in include_dirs), flags=tuple(flags),
-        std=std, mode=mode, timeout=timeout,
-    )  # fmt: skip
+        offload_arch=archs,
+        defines=tuple(defines),
+        include_dirs=tuple(Path(d).resolve() for d in include_dirs),
+        flags=tuple(flags),
+        std=std,
+        mode=mode,
+        timeout=timeout,
+    )
     for folder in options.include_dirs:
         if not folder.is_dir():
             raise InputError(f"-I folder does not exist: {folder}")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(selected)))
     report = CheckReport(
-        tree=str(root), toolchain=toolchain.to_dict(), offload_arch=list(archs),
-        flags=base_flags(options), jobs=workers,
-    )  # fmt: skip
+        tree=str(root),
+        toolchain=toolchain.to_dict(),
+        offload_arch=list(archs),
+        flags=base_flags(options),
+        jobs=workers,
+    )
     results: dict[str, UnitResult] = {}
-    with _progress(progress, len(selected), toolchain) as advance, ThreadPoolExecutor(workers) as pool:
-        futures = [pool.submit(compile_unit, base, rel, toolchain, options, sources) for rel in selected]
+    with (
+        _progress(progress, len(selected), toolchain) as advance,
+        ThreadPoolExecutor(workers) as pool,
+    ):
+        futures = [
+            pool.submit(compile_unit, base, rel, toolchain, options, sources) for rel in selected
+        ]
         for future in as_completed(futures):
             result = future.result()
             results[result.path] = result
@@ -182,15 +194,22 @@ def compile_unit(
     absent = [h for h in missing if not toolchain.has_library(h)]
     device_only = options.mode == "device-only" or (options.mode == "auto" and bool(absent))
     mode = Mode.DEVICE_ONLY if device_only else Mode.FULL
-    args = [*base_flags(options), f"-I{base}", *(["--offload-device-only"] if device_only else []),
-            str(source)]
+    args = [
+        *base_flags(options),
+        f"-I{base}",
+        *(["--offload-device-only"] if device_only else []),
+        str(source),
+    ]
     started = time.perf_counter()
     scratch = "/tmp" if toolchain.launcher.root is not None else None  # /tmp is bound into roots
     with tempfile.TemporaryDirectory(prefix="rocport-check-", dir=scratch) as work:
         proc = toolchain.launcher.run(
-            toolchain.launcher.hipcc, args, cwd=Path(work),
-            binds=[base, *options.include_dirs], timeout=options.timeout,
-        )  # fmt: skip
+            toolchain.launcher.hipcc,
+            args,
+            cwd=Path(work),
+            binds=[base, *options.include_dirs],
+            timeout=options.timeout,
+        )
     seconds = time.perf_counter() - started
     found = [d for d in parse_diagnostics(proc.stdout + "\n" + proc.stderr) if d.severity != "note"]
     errors = [d for d in found if d.severity == "error"]
@@ -202,16 +221,23 @@ def compile_unit(
         status = Status.FAILED
         if not errors:  # killed, or a driver failure that printed no clang diagnostic
             tail = (proc.stderr.strip() or proc.stdout.strip() or "no output").splitlines()[-1]
-            found.append(CompilerDiagnostic(None, None, None, "error",
-                                            f"hipcc exited with status {proc.returncode}: {tail}"))
+            found.append(
+                CompilerDiagnostic(
+                    None, None, None, "error", f"hipcc exited with status {proc.returncode}: {tail}"
+                )
+            )
     file_map = sources.get(rel)
     texts: dict[str, list[str]] = {}
     return UnitResult(
-        path=rel, status=status, mode=mode, seconds=seconds,
+        path=rel,
+        status=status,
+        mode=mode,
+        seconds=seconds,
         command=[toolchain.launcher.hipcc, *args],
         diagnostics=[_mapped(d, base, sources, texts) for d in found],
-        missing_headers=missing, cuda_file=file_map.cuda_path if file_map else None,
-    )  # fmt: skip
+        missing_headers=missing,
+        cuda_file=file_map.cuda_path if file_map else None,
+    )
 
 
 def _mapped(
@@ -237,7 +263,9 @@ def _mapped(
         if diag.column is not None and result.changed:
             if rel not in texts:
                 try:
-                    texts[rel] = (base / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+                    texts[rel] = (
+                        (base / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+                    )
                 except OSError:
                     texts[rel] = []
             lines = texts[rel]
@@ -252,12 +280,14 @@ def name_at(line: str, column: int, changed: Sequence[ChangedName]) -> ChangedNa
     for name in changed:
         if not name.hip:
             continue
-        pattern = re.escape(name.hip) if name.hip[0] in "<\"" else rf"(?<!\w){re.escape(name.hip)}(?!\w)"
+        pattern = (
+            re.escape(name.hip) if name.hip[0] in '<"' else rf"(?<!\w){re.escape(name.hip)}(?!\w)"
+        )
         for match in re.finditer(pattern, line):
             if match.start() <= offset < match.end():
                 return name
     for name in changed:  # a name left as written (unsupported, unknown) at the column
-        if name.hip is None and line[offset:offset + len(name.cuda)] == name.cuda:
+        if name.hip is None and line[offset : offset + len(name.cuda)] == name.cuda:
             return name
     return None
 
@@ -288,8 +318,9 @@ def missing_headers(
             written = match["ipath"]
             name = written[1:-1].strip()
             local = [path.parent] if written.startswith('"') else []
-            found = next((d / name for d in (*local, *include_dirs, base)
-                          if (d / name).is_file()), None)  # fmt: skip
+            found = next(
+                (d / name for d in (*local, *include_dirs, base) if (d / name).is_file()), None
+            )
             if found is not None:
                 stack.append((found.resolve(), depth + 1))
             elif toolchain.find_header(name) is None and name not in missing:
@@ -310,13 +341,23 @@ class _progress:
         if not self.enabled:
             return lambda result: None
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         self.bar = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[last]}"), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True,
-        )  # fmt: skip
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[last]}"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
         self.bar.start()
         task = self.bar.add_task(self.label, total=self.total, last="")
 

@@ -1,4 +1,4 @@
-"""Map a line of a ported (HIP) file back to its CUDA original, and name what the port changed there.
+"""Map a line of a ported (HIP) file back to its CUDA original, and name what the port changed.
 
 Three sources, best first:
 
@@ -92,8 +92,9 @@ class SourceMap:
                 if outcome == "translated" and ref.hip == ref.name:
                     continue  # kept as written on purpose (Thrust, NCCL names): nothing changed
                 names.setdefault(ref.line, []).append(ChangedName(ref.name, hip, outcome, ref.note))
-            files[out] = FileMap(str(cuda_path), tuple(sorted(translation.inserted_lines)),
-                                 names=names)  # fmt: skip
+            files[out] = FileMap(
+                str(cuda_path), tuple(sorted(translation.inserted_lines)), names=names
+            )
         return cls(files)
 
     @classmethod
@@ -156,10 +157,16 @@ class SourceMap:
                 continue
             for issue in found:
                 if isinstance(issue.get("line"), int) and issue.get("name"):
-                    _add_name(file_map.names, issue["line"], ChangedName(
-                        issue["name"], None, str(issue.get("outcome") or "unsupported"),
-                        issue.get("note"),
-                    ))  # fmt: skip
+                    _add_name(
+                        file_map.names,
+                        issue["line"],
+                        ChangedName(
+                            issue["name"],
+                            None,
+                            str(issue.get("outcome") or "unsupported"),
+                            issue.get("note"),
+                        ),
+                    )
         return source_map
 
 

@@ -66,9 +66,21 @@ class Launcher:
             return [program, *args]
         mounts = _bind_list(Path(cwd), binds)
         return [
-            "unshare", "--mount", "--fork", "--", "sh", "-c", _CHROOT_SCRIPT, "rocport-chroot",
-            str(self.root), str(cwd), str(len(mounts)), *map(str, mounts), program, *args,
-        ]  # fmt: skip
+            "unshare",
+            "--mount",
+            "--fork",
+            "--",
+            "sh",
+            "-c",
+            _CHROOT_SCRIPT,
+            "rocport-chroot",
+            str(self.root),
+            str(cwd),
+            str(len(mounts)),
+            *map(str, mounts),
+            program,
+            *args,
+        ]
 
     def env(self) -> dict[str, str]:
         """The environment for the compiler: ``HIP_PLATFORM=amd`` always (nvcc may be on PATH)."""
@@ -86,16 +98,26 @@ class Launcher:
         return self.root / inside.relative_to("/") if self.root is not None else inside
 
     def run(
-        self, program: str, args: Sequence[str], *, cwd: Path, binds: Sequence[Path] = (),
+        self,
+        program: str,
+        args: Sequence[str],
+        *,
+        cwd: Path,
+        binds: Sequence[Path] = (),
         timeout: float = 120,
-    ) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    ) -> subprocess.CompletedProcess[str]:
         """Run ``program args`` and return its output (never raises on a non-zero exit)."""
         try:
             return subprocess.run(
                 self.argv(program, args, cwd=cwd, binds=binds),
-                cwd=cwd, env=self.env(), capture_output=True, text=True, errors="replace",
-                timeout=timeout, check=False,
-            )  # fmt: skip
+                cwd=cwd,
+                env=self.env(),
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=timeout,
+                check=False,
+            )
         except FileNotFoundError as exc:
             raise ToolError(f"cannot run {exc.filename}: not found") from exc
         except PermissionError as exc:
@@ -150,8 +172,9 @@ class Toolchain:
         """Whether any header of ``header``'s library exists (``hipblas/hipblas.h`` -> hipblas)."""
         stem = header.split("/", 1)[0].split(".", 1)[0]
         for folder in self.search_dirs:
-            if (folder / stem).is_dir() or any((folder / f"{stem}{ext}").is_file()
-                                                for ext in (".h", ".hpp", ".hh")):
+            if (folder / stem).is_dir() or any(
+                (folder / f"{stem}{ext}").is_file() for ext in (".h", ".hpp", ".hh")
+            ):
                 return True
         return False
 
@@ -183,8 +206,9 @@ def same_release(a: str, b: str) -> bool:
 
 
 @functools.cache
-def probe(launcher: Launcher, *, name: str, origin: str, setup: str | None = None,
-          note: str | None = None) -> Toolchain:  # fmt: skip
+def probe(
+    launcher: Launcher, *, name: str, origin: str, setup: str | None = None, note: str | None = None
+) -> Toolchain:
     """Ask the compiler behind ``launcher`` what it is; :class:`ToolError` if it does not work."""
     cwd = Path("/tmp")
     version = launcher.run(launcher.hipcc, ["--version"], cwd=cwd, timeout=60)
@@ -199,9 +223,11 @@ def probe(launcher: Launcher, *, name: str, origin: str, setup: str | None = Non
     names = [f"{installed[1]}/clang", f"{installed[1]}/clang-{major}"]
     clang_bin = next((n for n in names if launcher.host_path(n).exists()), names[0])
     cpus = launcher.run(
-        clang_bin, ["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"],
-        cwd=cwd, timeout=60,
-    )  # fmt: skip
+        clang_bin,
+        ["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"],
+        cwd=cwd,
+        timeout=60,
+    )
     archs = frozenset(_GFX.findall(cpus.stdout + cpus.stderr))
     if not archs:
         raise ToolError(f"{clang_bin} lists no AMD GPU targets (-print-supported-cpus)")
@@ -209,14 +235,20 @@ def probe(launcher: Launcher, *, name: str, origin: str, setup: str | None = Non
     search = launcher.run(
         launcher.hipcc,
         [f"--offload-arch={any_arch}", "-x", "hip", "-E", "-v", "/dev/null", "-o", "/dev/null"],
-        cwd=cwd, timeout=60,
-    )  # fmt: skip
+        cwd=cwd,
+        timeout=60,
+    )
     return Toolchain(
-        name=name, origin=origin, launcher=launcher, hip_version=hip[1],
-        clang_version=clang[1], offload_archs=archs,
+        name=name,
+        origin=origin,
+        launcher=launcher,
+        hip_version=hip[1],
+        clang_version=clang[1],
+        offload_archs=archs,
         search_dirs=tuple(launcher.host_path(d) for d in _search_list(search.stderr)),
-        setup=setup, note=note,
-    )  # fmt: skip
+        setup=setup,
+        note=note,
+    )
 
 
 def _search_list(verbose: str) -> list[Path]:
@@ -259,13 +291,15 @@ def checkout_dir() -> Path | None:
     """The project checkout this package runs from (an editable install), if any."""
     here = Path(__file__).resolve()
     for parent in here.parents:
-        if (parent / "scripts" / "toolchain-rocm.sh").is_file() and (parent / "pyproject.toml").is_file():
+        if (parent / "scripts" / "toolchain-rocm.sh").is_file() and (
+            parent / "pyproject.toml"
+        ).is_file():
             return parent
     return None
 
 
 def registry() -> list[RegistryEntry]:
-    """The known toolchain roots, resolved against ``$ROOT_ENV``, the current folder and the checkout."""
+    """Known toolchain roots, resolved against ``$ROOT_ENV``, the current folder, the checkout."""
     data = json.loads((resources.files("rocport.check") / "data" / "toolchains.json").read_text())
     bases = [Path.cwd()] + ([checkout] if (checkout := checkout_dir()) else [])
     entries = []
@@ -273,12 +307,20 @@ def registry() -> list[RegistryEntry]:
         env_root = os.environ.get(item.get("root_env", ""), "")
         options = [Path(env_root)] if env_root else [base / item["root"] for base in bases]
         root = next((p for p in options if (p / item["ready_marker"]).is_file()), options[0])
-        script = next((b / item["launcher"] for b in bases if (b / item["launcher"]).is_file()), None)
-        entries.append(RegistryEntry(
-            name=item["name"], root=root.resolve(), ready=(root / item["ready_marker"]).is_file(),
-            hipcc=item["hipcc"], launcher_script=script.resolve() if script else None,
-            setup=item["setup"], note=item.get("note", ""),
-        ))  # fmt: skip
+        script = next(
+            (b / item["launcher"] for b in bases if (b / item["launcher"]).is_file()), None
+        )
+        entries.append(
+            RegistryEntry(
+                name=item["name"],
+                root=root.resolve(),
+                ready=(root / item["ready_marker"]).is_file(),
+                hipcc=item["hipcc"],
+                launcher_script=script.resolve() if script else None,
+                setup=item["setup"],
+                note=item.get("note", ""),
+            )
+        )
     return entries
 
 
@@ -296,8 +338,9 @@ class Candidate:
     note: str | None = None
 
     def probe(self) -> Toolchain:
-        return probe(self.launcher, name=self.name, origin=self.origin, setup=self.setup,
-                     note=self.note)  # fmt: skip
+        return probe(
+            self.launcher, name=self.name, origin=self.origin, setup=self.setup, note=self.note
+        )
 
 
 def candidates() -> Iterator[Candidate]:
@@ -314,14 +357,21 @@ def candidates() -> Iterator[Candidate]:
     opt = ["/opt/rocm/bin/hipcc", *sorted(glob.glob("/opt/rocm-*/bin/hipcc"), reverse=True)]
     for path in opt:
         if os.access(path, os.X_OK) and fresh(path):
-            yield Candidate(name=str(Path(path).parents[1]), origin="/opt/rocm", launcher=Launcher(path))
+            yield Candidate(
+                name=str(Path(path).parents[1]), origin="/opt/rocm", launcher=Launcher(path)
+            )
     on_path = shutil.which("hipcc")
     if on_path and fresh(on_path):
         yield Candidate(name=on_path, origin="PATH", launcher=Launcher(on_path))
     for entry in registry():
         if entry.ready:
-            yield Candidate(name=entry.name, origin="registry", launcher=entry.launcher(),
-                            setup=entry.setup, note=entry.note)  # fmt: skip
+            yield Candidate(
+                name=entry.name,
+                origin="registry",
+                launcher=entry.launcher(),
+                setup=entry.setup,
+                note=entry.note,
+            )
 
 
 def discover() -> list[Toolchain]:
@@ -335,7 +385,9 @@ def discover() -> list[Toolchain]:
     return found
 
 
-def find_toolchain(*, hipcc: str | os.PathLike[str] | None = None, rocm: str | None = None) -> Toolchain:
+def find_toolchain(
+    *, hipcc: str | os.PathLike[str] | None = None, rocm: str | None = None
+) -> Toolchain:
     """The toolchain to check with: ``hipcc`` if given, else the first found for release ``rocm``.
 
     Raises :class:`ToolError` (exit code 2 at the CLI) when no working compiler matches.
@@ -345,9 +397,7 @@ def find_toolchain(*, hipcc: str | os.PathLike[str] | None = None, rocm: str | N
     if hipcc is not None:
         toolchain = _explicit(Path(hipcc)).probe()
         if rocm is not None and not same_release(toolchain.hip_version, rocm):
-            raise ToolError(
-                f"{hipcc} is HIP {toolchain.hip_version}, not ROCm {rocm}"
-            )
+            raise ToolError(f"{hipcc} is HIP {toolchain.hip_version}, not ROCm {rocm}")
         return toolchain
     tried = []
     for candidate in candidates():
@@ -378,7 +428,14 @@ def _explicit(path: Path) -> Candidate:
     for entry in registry():
         if entry.launcher_script is not None and path.resolve() == entry.launcher_script:
             if not entry.ready:
-                raise ToolError(f"{path}: its root {entry.root} is not set up (run `{entry.setup}`)")
-            return Candidate(name=entry.name, origin="--hipcc", launcher=entry.launcher(),
-                             setup=entry.setup, note=entry.note)  # fmt: skip
+                raise ToolError(
+                    f"{path}: its root {entry.root} is not set up (run `{entry.setup}`)"
+                )
+            return Candidate(
+                name=entry.name,
+                origin="--hipcc",
+                launcher=entry.launcher(),
+                setup=entry.setup,
+                note=entry.note,
+            )
     return Candidate(name=str(path), origin="--hipcc", launcher=Launcher(str(path.absolute())))

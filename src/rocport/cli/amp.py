@@ -21,8 +21,13 @@ def _shape(value: str) -> tuple[int, ...]:
 
 
 @click.command()
-@click.option("--model", "model", default="resnet50", show_default=True,
-              help="resnet18/34/50/101, package.module:function or file.py:function returning an nn.Module.")
+@click.option(
+    "--model",
+    "model",
+    default="resnet50",
+    show_default=True,
+    help="resnet18/34/50/101, package.module:function or file.py:function returning an nn.Module.",
+)
 @click.option("--precisions", default="fp16,bf16", show_default=True, help="fp16 and/or bf16.")
 @click.option("--device", default="auto", show_default=True, help="cuda:N, cpu or auto.")
 @click.option("--steps", type=click.IntRange(2), default=20, show_default=True)
@@ -30,13 +35,35 @@ def _shape(value: str) -> tuple[int, ...]:
 @click.option("--input-shape", default="3,224,224", show_default=True, help="One sample's shape.")
 @click.option("--num-classes", type=click.IntRange(2), default=1000, show_default=True)
 @click.option("--lr", type=float, default=0.01, show_default=True)
-@click.option("--rtol", type=float, default=0.05, show_default=True, help="Loss curve tolerance vs fp32.")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="An ImageFolder tree to train on instead of synthetic data.")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the full report as JSON.")
-def command(model: str, precisions: str, device: str, steps: int, batch: int, input_shape: str,
-            num_classes: int, lr: float, rtol: float, data: Path | None, json_out: Path | None) -> None:
+@click.option(
+    "--rtol", type=float, default=0.05, show_default=True, help="Loss curve tolerance vs fp32."
+)
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="An ImageFolder tree to train on instead of synthetic data.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the full report as JSON.",
+)
+def command(
+    model: str,
+    precisions: str,
+    device: str,
+    steps: int,
+    batch: int,
+    input_shape: str,
+    num_classes: int,
+    lr: float,
+    rtol: float,
+    data: Path | None,
+    json_out: Path | None,
+) -> None:
     """Train a few steps in fp32 and in fp16/bf16 autocast; report overflow, skips and drift.
 
     Exit status 1 when a precision fails, 0 when all pass.
@@ -50,16 +77,36 @@ def command(model: str, precisions: str, device: str, steps: int, batch: int, in
     from rocport.bench.device import resolve_device
 
     chosen = [p.strip() for p in precisions.split(",") if p.strip()]
-    cfg = CheckConfig(steps=steps, batch=batch, input_shape=_shape(input_shape), num_classes=num_classes,
-                      lr=lr, rtol=rtol, data=data)
+    cfg = CheckConfig(
+        steps=steps,
+        batch=batch,
+        input_shape=_shape(input_shape),
+        num_classes=num_classes,
+        lr=lr,
+        rtol=rtol,
+        data=data,
+    )
     dev = resolve_device(device)
     console = Console(stderr=True)
-    report = run_check(load_factory(model), chosen, cfg, dev,
-                       progress=lambda p: console.print(f"[dim]amp-check: {model} {p} on {dev}…[/]"))
+    report = run_check(
+        load_factory(model),
+        chosen,
+        cfg,
+        dev,
+        progress=lambda p: console.print(f"[dim]amp-check: {model} {p} on {dev}…[/]"),
+    )
     report["model"] = model
     table = Table(title=f"rocport amp-check: {model} on {dev}, {steps} steps of {batch}")
-    for col in ("precision", "scaler", "skipped", "inf/nan grad steps", "scale first→last",
-                "loss vs fp32", "first overflow", "verdict"):
+    for col in (
+        "precision",
+        "scaler",
+        "skipped",
+        "inf/nan grad steps",
+        "scale first→last",
+        "loss vs fp32",
+        "first overflow",
+        "verdict",
+    ):
         table.add_column(col)
     for name, r in report["precisions"].items():
         scales = [s for s in r["scale_history"] if s is not None]
@@ -69,9 +116,12 @@ def command(model: str, precisions: str, device: str, steps: int, batch: int, in
             str(len(r["skipped_steps"])),
             str(len(r["nonfinite_grad_steps"])),
             f"{scales[0]:g}→{scales[-1]:g}" if scales else "—",
-            "reference" if name == "fp32" else
-            ("—" if r["loss_max_rel_diff"] is None else f"≤ {r['loss_max_rel_diff']:.2%}"),
-            f"{r['overflow']['layer']} ({r['overflow']['kind']}), step {r['overflow']['step']}" if r["overflow"] else "none",
+            "reference"
+            if name == "fp32"
+            else ("—" if r["loss_max_rel_diff"] is None else f"≤ {r['loss_max_rel_diff']:.2%}"),
+            f"{r['overflow']['layer']} ({r['overflow']['kind']}), step {r['overflow']['step']}"
+            if r["overflow"]
+            else "none",
             "[green]pass[/]" if r["verdict"] == "pass" else "[red]FAIL[/]",
         )
     import sys

@@ -34,30 +34,64 @@ def _words(value: str | None, allowed: tuple[str, ...], what: str) -> tuple[str,
 
 
 @click.group(invoke_without_command=True)
-@click.option("--preset", default=None, type=click.Choice(["tiny", "cpu", "full"]),
-              help="Sizes and repeats [default: full on a GPU, cpu otherwise].")
+@click.option(
+    "--preset",
+    default=None,
+    type=click.Choice(["tiny", "cpu", "full"]),
+    help="Sizes and repeats [default: full on a GPU, cpu otherwise].",
+)
 @click.option("--device", default="auto", show_default=True, help="cuda:N, cpu or auto.")
-@click.option("--workloads", "workloads", default=None, help=f"Comma list of {', '.join(_WORKLOADS)}.")
+@click.option(
+    "--workloads", "workloads", default=None, help=f"Comma list of {', '.join(_WORKLOADS)}."
+)
 @click.option("--warmup", type=click.IntRange(0), default=None, help="Warm-up calls per item.")
 @click.option("--repeats", type=click.IntRange(1), default=None, help="Timed repeats per item.")
-@click.option("--precisions", default=None, help="Comma list of fp32, tf32, fp16, bf16 (GEMM and ResNet).")
+@click.option(
+    "--precisions", default=None, help="Comma list of fp32, tf32, fp16, bf16 (GEMM and ResNet)."
+)
 @click.option("--batches", default=None, help="ResNet batch sizes, e.g. 64,128,256.")
 @click.option("--resolution", type=click.IntRange(16), default=None, help="ResNet image size.")
 @click.option("--arch", default=None, help="torchvision ResNet (resnet18 … resnet152).")
 @click.option("--modes", default=None, help="ResNet modes: inference,training.")
 @click.option("--memory-formats", default=None, help="contiguous,channels_last.")
-@click.option("--compile/--no-compile", "compile_", default=None, help="Also time torch.compile'd ResNet.")
+@click.option(
+    "--compile/--no-compile", "compile_", default=None, help="Also time torch.compile'd ResNet."
+)
 @click.option("--no-triton", is_flag=True, help="Skip rocport's Triton kernels.")
-@click.option("--nproc", type=click.IntRange(1), default=None,
-              help="DDP ResNet training over N processes (one per GPU; gloo on CPU).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the results JSON here.")
+@click.option(
+    "--nproc",
+    type=click.IntRange(1),
+    default=None,
+    help="DDP ResNet training over N processes (one per GPU; gloo on CPU).",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the results JSON here.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.pass_context
-def command(ctx: click.Context, preset: str | None, device: str, workloads: str | None, warmup: int | None,
-            repeats: int | None, precisions: str | None, batches: str | None, resolution: int | None,
-            arch: str | None, modes: str | None, memory_formats: str | None, compile_: bool | None,
-            no_triton: bool, nproc: int | None, out: Path | None, quiet: bool) -> None:
+def command(
+    ctx: click.Context,
+    preset: str | None,
+    device: str,
+    workloads: str | None,
+    warmup: int | None,
+    repeats: int | None,
+    precisions: str | None,
+    batches: str | None,
+    resolution: int | None,
+    arch: str | None,
+    modes: str | None,
+    memory_formats: str | None,
+    compile_: bool | None,
+    no_triton: bool,
+    nproc: int | None,
+    out: Path | None,
+    quiet: bool,
+) -> None:
     """Time ResNet, GEMM, copy and vector add, each against the device's peak.
 
     Under torchrun (RANK and WORLD_SIZE set) it runs the DDP benchmark in each process.
@@ -72,15 +106,28 @@ def command(ctx: click.Context, preset: str | None, device: str, workloads: str 
     console = Console(stderr=True)
     launched = ddp.torchrun_rank()
     if nproc is not None or launched is not None:
-        raw = _run_ddp(preset, device, precisions, batches, resolution, arch, memory_formats,
-                       warmup, repeats, nproc, launched)
+        raw = _run_ddp(
+            preset,
+            device,
+            precisions,
+            batches,
+            resolution,
+            arch,
+            memory_formats,
+            warmup,
+            repeats,
+            nproc,
+            launched,
+        )
         if raw is None:  # not rank 0
             return
         document = ddp.document(raw)
     else:
         import torch
 
-        config = suite.preset(preset or ("full" if torch.cuda.is_available() and device != "cpu" else "cpu"))
+        config = suite.preset(
+            preset or ("full" if torch.cuda.is_available() and device != "cpu" else "cpu")
+        )
         if workloads:
             config.workloads = _words(workloads, _WORKLOADS, "--workloads")
         if warmup is not None:
@@ -88,13 +135,17 @@ def command(ctx: click.Context, preset: str | None, device: str, workloads: str 
         if repeats is not None:
             config.repeats = config.resnet_repeats = repeats
         if precisions:
-            config.gemm_precisions = config.resnet_precisions = _words(precisions, suite.PRECISIONS, "--precisions")
+            config.gemm_precisions = config.resnet_precisions = _words(
+                precisions, suite.PRECISIONS, "--precisions"
+            )
         config.resnet_batches = _ints(batches) or config.resnet_batches
         config.resnet_resolution = resolution or config.resnet_resolution
         config.resnet_arch = arch or config.resnet_arch
         config.resnet_modes = _words(modes, suite.MODES, "--modes") or config.resnet_modes
-        config.resnet_memory_formats = (_words(memory_formats, suite.MEMORY_FORMATS, "--memory-formats")
-                                        or config.resnet_memory_formats)
+        config.resnet_memory_formats = (
+            _words(memory_formats, suite.MEMORY_FORMATS, "--memory-formats")
+            or config.resnet_memory_formats
+        )
         if compile_ is not None:
             config.resnet_compile = compile_
         config.triton = not no_triton
@@ -105,15 +156,30 @@ def command(ctx: click.Context, preset: str | None, device: str, workloads: str 
     click.echo(markdown(document))
 
 
-def _run_ddp(preset, device, precisions, batches, resolution, arch, memory_formats, warmup, repeats,
-             nproc, launched):
+def _run_ddp(
+    preset,
+    device,
+    precisions,
+    batches,
+    resolution,
+    arch,
+    memory_formats,
+    warmup,
+    repeats,
+    nproc,
+    launched,
+):
     from rocport.bench import ddp
 
     tiny = preset == "tiny"
     base = ddp.DdpConfig(
-        arch="resnet18" if tiny else "resnet50", batch=2 if tiny else 256, resolution=32 if tiny else 224,
-        warmup=1 if tiny else 5, repeats=3 if tiny else 20,
-        allreduce_bytes=(1 if tiny else 256) * 2**20, allreduce_repeats=5 if tiny else 20,
+        arch="resnet18" if tiny else "resnet50",
+        batch=2 if tiny else 256,
+        resolution=32 if tiny else 224,
+        warmup=1 if tiny else 5,
+        repeats=3 if tiny else 20,
+        allreduce_bytes=(1 if tiny else 256) * 2**20,
+        allreduce_repeats=5 if tiny else 20,
         memory_format="contiguous" if tiny else "channels_last",
     )
     precision = _words(precisions, ("fp32", "tf32", "fp16", "bf16"), "--precisions")
@@ -122,7 +188,10 @@ def _run_ddp(preset, device, precisions, batches, resolution, arch, memory_forma
     cfg = ddp.DdpConfig(
         arch=arch or base.arch,
         precision=precision[0] if precision else ("fp32" if tiny else base.precision),
-        memory_format=(_words(memory_formats, ("contiguous", "channels_last"), "--memory-formats") or (base.memory_format,))[0],
+        memory_format=(
+            _words(memory_formats, ("contiguous", "channels_last"), "--memory-formats")
+            or (base.memory_format,)
+        )[0],
         batch=(_ints(batches) or (base.batch,))[0],
         resolution=resolution or base.resolution,
         warmup=base.warmup if warmup is None else warmup,
@@ -139,8 +208,12 @@ def _run_ddp(preset, device, precisions, batches, resolution, arch, memory_forma
 
 @command.command("compare")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--png", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Bar chart path [default: compare.png beside the first file].")
+@click.option(
+    "--png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Bar chart path [default: compare.png beside the first file].",
+)
 def compare_command(files: tuple[Path, ...], png: Path | None) -> None:
     """Side-by-side table of results files, ratios to the first, and a PNG bar chart."""
     from rich.console import Console
@@ -161,8 +234,13 @@ def compare_command(files: tuple[Path, ...], png: Path | None) -> None:
 
 @command.command("report")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Markdown path [default: stdout].")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Markdown path [default: stdout].",
+)
 def report_command(file: Path, output: Path | None) -> None:
     """Markdown summary of a results file."""
     from rocport._fs import atomic_write

@@ -18,32 +18,89 @@ def _archs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 
 @click.command("check")
 @click.argument("tree", type=click.Path(path_type=Path), required=False)
-@click.option("--offload-arch", "offload_arch", multiple=True, callback=_archs, metavar="GFX[,GFX]",
-              help="AMD GPU targets, comma-separated or repeated (default gfx90a).")
-@click.option("--hipcc", type=click.Path(path_type=Path), metavar="PATH",
-              help="The hipcc to use (default: /opt/rocm/bin, then PATH, then the project's roots).")
-@click.option("--rocm", metavar="VERSION", help="Use a toolchain of this ROCm release (e.g. 5.2, 6.4).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Parallel compiles (default: CPU count).")
-@click.option("--json", "json_path", metavar="FILE", help="Write the JSON report to FILE ('-': stdout).")
-@click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
-              help="Preprocessor definition for every unit (repeatable).")
-@click.option("-I", "include_dirs", multiple=True, type=click.Path(path_type=Path), metavar="DIR",
-              help="Include folder for every unit (repeatable); the tree's root is always searched.")
-@click.option("--std", default="c++17", show_default=True, metavar="STD",
-              help="C++ standard (nvcc's default is c++17; 'none' leaves hipcc's own default).")
-@click.option("--mode", type=click.Choice(["auto", "full", "device-only"]), default="auto",
-              show_default=True,
-              help="auto: device-only where a library the unit includes is absent from the toolchain.")
-@click.option("--source-map", type=click.Path(path_type=Path), metavar="REPORT.json",
-              help="A `rocport port --json` report, to map errors back to the CUDA files.")
-@click.option("--cuda-root", type=click.Path(path_type=Path), metavar="DIR",
-              help="The CUDA tree the port came from (same relative paths), to map errors back.")
+@click.option(
+    "--offload-arch",
+    "offload_arch",
+    multiple=True,
+    callback=_archs,
+    metavar="GFX[,GFX]",
+    help="AMD GPU targets, comma-separated or repeated (default gfx90a).",
+)
+@click.option(
+    "--hipcc",
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="The hipcc to use (default: /opt/rocm/bin, then PATH, then the project's roots).",
+)
+@click.option(
+    "--rocm", metavar="VERSION", help="Use a toolchain of this ROCm release (e.g. 5.2, 6.4)."
+)
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1), help="Parallel compiles (default: CPU count)."
+)
+@click.option(
+    "--json", "json_path", metavar="FILE", help="Write the JSON report to FILE ('-': stdout)."
+)
+@click.option(
+    "-D",
+    "--define",
+    "defines",
+    multiple=True,
+    metavar="NAME[=VALUE]",
+    help="Preprocessor definition for every unit (repeatable).",
+)
+@click.option(
+    "-I",
+    "include_dirs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Include folder for every unit (repeatable); the tree's root is always searched.",
+)
+@click.option(
+    "--std",
+    default="c++17",
+    show_default=True,
+    metavar="STD",
+    help="C++ standard (nvcc's default is c++17; 'none' leaves hipcc's own default).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["auto", "full", "device-only"]),
+    default="auto",
+    show_default=True,
+    help="auto: device-only where a library the unit includes is absent from the toolchain.",
+)
+@click.option(
+    "--source-map",
+    type=click.Path(path_type=Path),
+    metavar="REPORT.json",
+    help="A `rocport port --json` report, to map errors back to the CUDA files.",
+)
+@click.option(
+    "--cuda-root",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="The CUDA tree the port came from (same relative paths), to map errors back.",
+)
 @click.option("--warnings", "show_warnings", is_flag=True, help="Print warnings too.")
 @click.option("--list-toolchains", is_flag=True, help="List the HIP toolchains found, and exit.")
-def command(tree: Path | None, offload_arch: tuple[str, ...], hipcc: Path | None, rocm: str | None,
-            jobs: int | None, json_path: str | None, defines: tuple[str, ...],
-            include_dirs: tuple[Path, ...], std: str, mode: str, source_map: Path | None,
-            cuda_root: Path | None, show_warnings: bool, list_toolchains: bool) -> None:  # fmt: skip
+def command(
+    tree: Path | None,
+    offload_arch: tuple[str, ...],
+    hipcc: Path | None,
+    rocm: str | None,
+    jobs: int | None,
+    json_path: str | None,
+    defines: tuple[str, ...],
+    include_dirs: tuple[Path, ...],
+    std: str,
+    mode: str,
+    source_map: Path | None,
+    cuda_root: Path | None,
+    show_warnings: bool,
+    list_toolchains: bool,
+) -> None:
     """Compile every translation unit of TREE (a ported tree or file) with hipcc for AMD GPUs.
 
     Exit status: 0 when every unit compiled, 1 when one did not, 2 for bad input or no toolchain.
@@ -66,10 +123,19 @@ def command(tree: Path | None, offload_arch: tuple[str, ...], hipcc: Path | None
     if source_map is not None and cuda_root is not None:
         raise InputError("--source-map and --cuda-root are alternatives; give one")
     report = check_tree(
-        tree, offload_arch=offload_arch, hipcc=hipcc, rocm=rocm, jobs=jobs, defines=defines,
-        include_dirs=include_dirs, std=None if std == "none" else std, mode=mode,
-        source_map=source_map, cuda_root=cuda_root, progress=console.is_terminal,
-    )  # fmt: skip
+        tree,
+        offload_arch=offload_arch,
+        hipcc=hipcc,
+        rocm=rocm,
+        jobs=jobs,
+        defines=defines,
+        include_dirs=include_dirs,
+        std=None if std == "none" else std,
+        mode=mode,
+        source_map=source_map,
+        cuda_root=cuda_root,
+        progress=console.is_terminal,
+    )
     if json_path is not None:
         payload = json.dumps(report.to_dict(), indent=2) + "\n"
         if json_path == "-":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -15,6 +16,17 @@ def _rocm(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
     if value is None or value == "auto" or _RELEASE.fullmatch(value):
         return value
     raise click.BadParameter("expected a release such as 6.4, or 'auto'")
+
+
+def _report_destination(value: str | None) -> None:
+    """Refuse a report path that cannot be written, before anything is translated."""
+    from rocport.errors import OutputError
+
+    if value is None or value == "-":
+        return
+    folder = Path(value).parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise OutputError(f"cannot write report {value}: {folder} is not a writable folder")
 
 
 class _Bar:
@@ -44,27 +56,78 @@ class _Bar:
 
 @click.command("port")
 @click.argument("src", type=click.Path(path_type=Path))
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path),
-              help="Output folder (or file); default: SRC-hip beside SRC.")
-@click.option("--in-place", is_flag=True, help="Rewrite the files where they are, keeping FILE.orig backups.")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(path_type=Path),
+    help="Output folder (or file); default: SRC-hip beside SRC.",
+)
+@click.option(
+    "--in-place", is_flag=True, help="Rewrite the files where they are, keeping FILE.orig backups."
+)
 @click.option("--no-backup", is_flag=True, help="With --in-place: keep no backups.")
 @click.option("--examine", is_flag=True, help="Report what would change; write nothing.")
-@click.option("--json", "json_path", metavar="REPORT", help="Write the JSON report to REPORT ('-': stdout).")
-@click.option("--csv", "csv_path", metavar="REPORT", help="Write the CSV report to REPORT ('-': stdout).")
-@click.option("--rocm", callback=_rocm, metavar="VERSION|auto",
-              help="Target ROCm release (e.g. 6.4), or 'auto' for the installed one; default: newest known.")
-@click.option("--blas", type=click.Choice(["hipblas", "rocblas"]), help="BLAS target (default hipblas).")
-@click.option("--launch", type=click.Choice(["keep", "ggl"]),
-              help="Keep <<<...>>> launches (default) or write hipLaunchKernelGGL.")
-@click.option("--map", "map_file", type=click.Path(path_type=Path), metavar="FILE",
-              help="Project mapping/config file (default: rocport.toml at the root of SRC).")
-@click.option("--include", multiple=True, metavar="GLOB", help="Translate only matching paths (repeatable).")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Never translate matching paths (repeatable).")
-@click.option("--compile-commands", type=click.Path(path_type=Path), metavar="FILE",
-              help="Translate the files of this compile_commands.json and the headers they include.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
-@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Files listed in the text report.")
+@click.option(
+    "--json", "json_path", metavar="REPORT", help="Write the JSON report to REPORT ('-': stdout)."
+)
+@click.option(
+    "--csv", "csv_path", metavar="REPORT", help="Write the CSV report to REPORT ('-': stdout)."
+)
+@click.option(
+    "--rocm",
+    callback=_rocm,
+    metavar="VERSION|auto",
+    help="Target ROCm release (e.g. 6.4), or 'auto' for the installed one; default: newest known.",
+)
+@click.option(
+    "--blas", type=click.Choice(["hipblas", "rocblas"]), help="BLAS target (default hipblas)."
+)
+@click.option(
+    "--launch",
+    type=click.Choice(["keep", "ggl"]),
+    help="Keep <<<...>>> launches (default) or write hipLaunchKernelGGL.",
+)
+@click.option(
+    "--map",
+    "map_file",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="Project mapping/config file (default: rocport.toml at the root of SRC).",
+)
+@click.option(
+    "--include", multiple=True, metavar="GLOB", help="Translate only matching paths (repeatable)."
+)
+@click.option(
+    "--exclude", multiple=True, metavar="GLOB", help="Never translate matching paths (repeatable)."
+)
+@click.option(
+    "--compile-commands",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="Translate the files of this compile_commands.json and the headers they include.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Compile the output with hipcc (rocport check); exit 1 if a file fails.",
+)
+@click.option(
+    "--offload-arch",
+    multiple=True,
+    metavar="GFX",
+    help="GPU target for --check (repeatable; default gfx90a).",
+)
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: CPU count)."
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Files listed in the text report.",
+)
 def command(
     src: Path,
     out: Path | None,
@@ -80,6 +143,8 @@ def command(
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     compile_commands: Path | None,
+    check: bool,
+    offload_arch: tuple[str, ...],
     jobs: int | None,
     top: int,
 ) -> None:
@@ -94,8 +159,12 @@ def command(
     from rocport.port import api, report, tree
     from rocport.port.config import find_config
 
+    if offload_arch and not check:
+        raise InputError("--offload-arch only applies with --check")
     if json_path == "-" and csv_path == "-":
         raise InputError("--json - and --csv - cannot both write to stdout")
+    _report_destination(json_path)
+    _report_destination(csv_path)
     if not src.exists():
         raise InputError(f"{src}: no such file or directory")
     root = src if src.is_dir() else src.parent
@@ -115,6 +184,8 @@ def command(
             exclude=exclude,
             compile_commands=compile_commands,
             jobs=jobs,
+            check=check,
+            offload_arch=offload_arch or ("gfx90a",),
             progress=bar,
         )
     finally:
@@ -126,3 +197,5 @@ def command(
         report.write_csv(result, csv_path)
     to_stdout = "-" in (json_path, csv_path)
     report.render(result, Console(stderr=to_stdout, soft_wrap=False), top=top)
+    if result.failed_checks:
+        sys.exit(1)

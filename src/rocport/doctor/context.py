@@ -14,7 +14,12 @@ from rocport.doctor.host import Host, ProbeResult
 from rocport.doctor.parse.accounts import Group, Identity, parse_group, parse_id, parse_passwd
 from rocport.doctor.parse.nvidia_smi import QUERY_FIELDS, NvidiaGpu, parse_nvidia_smi_csv
 from rocport.doctor.parse.rocminfo import RocminfoReport, parse_rocminfo
-from rocport.doctor.parse.smi import SmiGpu, parse_amd_smi_static, parse_rocm_smi
+from rocport.doctor.parse.smi import (
+    SmiGpu,
+    merge_amd_smi_metric,
+    parse_amd_smi_static,
+    parse_rocm_smi,
+)
 from rocport.doctor.parse.system import kernel_series, parse_os_release
 
 AMD_VENDOR, NVIDIA_VENDOR = "0x1002", "0x10de"
@@ -135,6 +140,8 @@ class Context:
             if probe.ok:
                 try:
                     gpus, driver = parser(probe.stdout)
+                    if tool == "amd-smi":
+                        gpus = self._amd_smi_metrics(gpus)
                     return SmiReport(tool, probe, gpus, driver, None)
                 except (ValueError, AttributeError, TypeError) as exc:
                     failure = SmiReport(tool, probe, [], None, f"unreadable JSON: {exc}")
@@ -142,6 +149,16 @@ class Context:
                 failure = SmiReport(tool, probe, [], None, probe.error_line())
             first_failure = first_failure or failure
         return first_failure
+
+    def _amd_smi_metrics(self, gpus: list[SmiGpu]) -> list[SmiGpu]:
+        """Add ``amd-smi metric --json`` telemetry; the static data stands if it fails."""
+        probe = self.host.run("amd-smi-metric", ["amd-smi", "metric", "--json"])
+        if not probe.ok:
+            return gpus
+        try:
+            return merge_amd_smi_metric(gpus, probe.stdout)
+        except (ValueError, AttributeError, TypeError):
+            return gpus
 
     @cached_property
     def gfx_targets(self) -> list[tuple[str, str]]:

@@ -28,7 +28,10 @@ else:
         devices = []
         for i in range(torch.cuda.device_count() if out["available"] else 0):
             p = torch.cuda.get_device_properties(i)
-            arch = getattr(p, "gcnArchName", "") or f"sm_{p.major}{p.minor}"
+            if torch.version.hip:
+                arch = getattr(p, "gcnArchName", "") or f"gfx{p.major}{p.minor}"
+            else:
+                arch = f"sm_{p.major}{p.minor}"
             devices.append({"index": i, "name": p.name, "arch": arch,
                             "total_memory": p.total_memory})
         out["devices"] = devices

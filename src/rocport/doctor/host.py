@@ -29,6 +29,7 @@ PROBE_FILES: dict[str, str] = {
     "rocminfo": "rocminfo.txt",
     "rocm-smi": "rocm-smi.json",
     "amd-smi": "amd-smi.json",
+    "amd-smi-metric": "amd-smi-metric.json",
     "hipconfig-version": "hipconfig-version.txt",
     "hipconfig-platform": "hipconfig-platform.txt",
     "nvidia-smi": "nvidia-smi.csv",

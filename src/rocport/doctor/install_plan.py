@@ -94,7 +94,7 @@ def _apt_steps(rel: dict[str, Any], row: dict[str, Any], distro_id: str) -> tupl
             ("sudo apt update", "sudo apt install " + _words([*prereq, "python3-venv"])),
         ),
         Step(
-            "Repository signing key, as a keyring file (apt-key is deprecated)",
+            "Repository signing key, as a keyring file under /etc/apt/keyrings (signed-by)",
             (
                 "sudo mkdir --parents --mode=0755 /etc/apt/keyrings",
                 f"wget -qO - {facts['key_url']} | gpg --dearmor | sudo tee {keyring} > /dev/null",

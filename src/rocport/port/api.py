@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rocport.errors import InputError, OutputError
 from rocport.port import tree
+from rocport.port.build import migrate
 from rocport.port.config import (
     BuildFiles,
     PathFilter,
@@ -56,14 +57,6 @@ def default_output(src: Path) -> Path:
     return src.with_name(src.stem + OUTPUT_SUFFIX + src.suffix)
 
 
-def _load_migrate() -> tree.Migrate | None:
-    try:
-        from rocport.port.build import migrate
-    except ImportError:
-        return None
-    return migrate
-
-
 def _plan(
     src: Path, dest_root: Path | None, *, selected: Callable[[str, str], bool]
 ) -> list[tree.Item]:
@@ -95,7 +88,9 @@ def _output_root(src: Path, out: Path | None, *, in_place: bool, examine: bool) 
             raise InputError(f"output {out} is the input; use --in-place to rewrite it")
         return out
     if out_abs == src_abs or out_abs.is_relative_to(src_abs) or src_abs.is_relative_to(out_abs):
-        raise InputError(f"output {out} overlaps the input {src}; choose a folder outside it or use --in-place")
+        raise InputError(
+            f"output {out} overlaps the input {src}; choose a folder outside it or use --in-place"
+        )
     if out.exists() and not out.is_dir():
         raise OutputError(f"output {out} exists and is not a folder")
     try:
@@ -120,6 +115,8 @@ def port_tree(
     exclude: Iterable[str] = (),
     compile_commands: str | os.PathLike[str] | None = None,
     jobs: int | None = None,
+    check: bool = False,
+    offload_arch: Iterable[str] = ("gfx90a",),
     progress: tree.Progress | None = None,
     mapping: object | None = None,
     translate: tree.Translate | None = None,
@@ -131,7 +128,10 @@ def port_tree(
     ``backup`` is false); with ``examine`` nothing is written. ``config`` is a
     :class:`ProjectConfig` or the path of a ``rocport.toml``-style file; by default
     ``rocport.toml`` at the root of ``src`` is read if present. ``options`` (default: from the
-    config) get the config's ``[names]`` added. ``mapping`` (default: loaded for ``options``)
+    config) get the config's ``[names]`` added. ``check`` compiles the written tree with
+    :func:`rocport.check.check_tree` for ``offload_arch`` (with the toolchain of
+    ``options.rocm``, or the first found, whose release then becomes the target) and records
+    per file whether it compiled. ``mapping`` (default: loaded for ``options``)
     and ``translate`` replace the mapping and the translator (same signature as
     :func:`rocport.port.translator.translate`).
     """
@@ -143,6 +143,8 @@ def port_tree(
         raise InputError("--in-place and --output cannot be used together")
     if not backup and not in_place:
         raise InputError("--no-backup only applies with --in-place")
+    if check and examine:
+        raise InputError("--check compiles the output, and --examine writes none")
     if compile_commands is not None and not src.is_dir():
         raise InputError("--compile-commands needs a source folder, not a single file")
     root = src if src.is_dir() else src.parent
@@ -154,6 +156,13 @@ def port_tree(
         names = dict(config.names)
         names.update(options.extra_names)
         options = replace(options, extra_names=tuple(sorted(names.items())))
+    toolchain = None
+    if check:
+        from rocport.check import find_toolchain
+
+        toolchain = find_toolchain(rocm=options.rocm)
+        if options.rocm is None:
+            options = replace(options, rocm=toolchain.release)
     globs = PathFilter((*config.include, *include), (*config.exclude, *exclude))
     in_build = (
         None
@@ -172,20 +181,77 @@ def port_tree(
         mapping = load_mapping(rocm=options.rocm, blas=options.blas, extra=config.entries or None)
     if translate is None:
         from rocport.port.translator import translate
-    out_root = _output_root(src, None if out is None else Path(out), in_place=in_place, examine=examine)
+    out_root = _output_root(
+        src, None if out is None else Path(out), in_place=in_place, examine=examine
+    )
     items = _plan(src, out_root, selected=selected)
     jobs = jobs or os.cpu_count() or 1
-    init_args = (translate, _load_migrate(), mapping, options)
-    results = tree.translate_items(items, jobs=jobs, init_args=init_args, progress=progress)
+    engine = tree.Engine(translate, migrate, mapping, options)
+    results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
     if not examine:
-        tree.write_results(results, in_place=in_place, backup=backup, src_root=src, out_root=out_root)
+        tree.write_results(
+            results, in_place=in_place, backup=backup, src_root=src, out_root=out_root
+        )
     mode = "examine" if examine else "in-place" if in_place else "mirror"
-    return TreeReport(
+    report = TreeReport(
         source=str(src),
         output=None if out_root is None else str(out_root),
         mode=mode,
         options=options,
         files=[result.report for result in results],
-        seconds=time.perf_counter() - started,
         jobs=jobs,
     )
+    if toolchain is not None and out_root is not None:
+        _check(report, src, out_root, toolchain, tuple(offload_arch), jobs, mirror=not in_place)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _check(
+    report: TreeReport, src: Path, out_root: Path, toolchain, archs, jobs, *, mirror: bool
+) -> None:
+    """Compile the written tree and record, per file, whether it compiled."""
+    from rocport.check import Status, check_tree, find_units
+
+    units = find_units(out_root)
+    report.check = {
+        "toolchain": toolchain.to_dict(),
+        "offload_arch": list(archs),
+        "counts": {"units": 0},
+    }
+    if not units:
+        return
+    cuda_root = src if mirror and src.is_dir() else None
+    result = check_tree(
+        out_root,
+        toolchain=toolchain,
+        offload_arch=archs,
+        jobs=jobs,
+        units=units,
+        cuda_root=cuda_root,
+    )
+    report.check["counts"] = result.counts
+    by_path = {f.path: f for f in report.files}
+    if not src.is_dir():  # a single file: its one unit is the output file
+        by_path = {units[0]: report.files[0]}
+    for unit in result.units:
+        file = by_path.get(unit.path)
+        if file is None:
+            continue
+        if unit.status is Status.PASSED:
+            file.compiled = True
+        elif unit.status is Status.FAILED:
+            file.compiled = False
+            first = unit.errors[0] if unit.errors else None
+            file.check_message = first.message if first else "the compiler failed"
+            for diagnostic in unit.errors:  # headers in which the errors are
+                header = by_path.get(diagnostic.file or "")
+                if header is not None and header is not file and header.compiled is not False:
+                    header.compiled = False
+                    header.check_message = (
+                        f"errors while compiling {unit.path}: {diagnostic.message}"
+                    )
+        else:
+            file.check_message = (
+                "not compiled: " + ", ".join(unit.missing_headers) + " not installed"
+            )

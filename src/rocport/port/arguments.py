@@ -50,9 +50,14 @@ def split_call(text: str, open_paren: int) -> tuple[list[tuple[int, int]], int] 
     return None
 
 
+_LEADING_COMMENT = re.compile(r"\s*(?:" + LITERALS[0] + ")", re.MULTILINE)
+
+
 def trim(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """Shrink ``span`` so that it starts and ends on non-whitespace (empty spans stay put)."""
+    """Shrink ``span`` past leading whitespace and comments and trailing whitespace."""
     start, end = span
+    while (comment := _LEADING_COMMENT.match(text, start, end)) is not None:
+        start = comment.end()
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():

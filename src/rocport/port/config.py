@@ -1,4 +1,4 @@
-"""Project settings for ``rocport port``: ``rocport.toml``, path globs and ``compile_commands.json``.
+"""Project settings of ``rocport port``: ``rocport.toml``, path globs, ``compile_commands.json``.
 
 ``rocport.toml`` (at the root of the source tree, or any file given with ``--map``)::
 
@@ -136,7 +136,8 @@ def _check_entry(where: str, cuda: str, value: dict) -> None:
     unknown = sorted(set(value) - set(_ENTRY_KEYS))
     if unknown:
         raise InputError(
-            f"{where}: [names] {cuda}: unknown key '{unknown[0]}' (expected: {', '.join(_ENTRY_KEYS)})"
+            f"{where}: [names] {cuda}: unknown key '{unknown[0]}' "
+            f"(expected: {', '.join(_ENTRY_KEYS)})"
         )
     if not all(isinstance(v, str) for v in value.values()):
         raise InputError(f"{where}: [names] {cuda}: every value must be a string")
@@ -172,7 +173,9 @@ def load_config(path: Path) -> ProjectConfig:
         elif _IDENT.fullmatch(cuda) and isinstance(value, str) and _IDENT.fullmatch(value):
             renames[cuda] = value
         else:
-            raise InputError(f"{where}: [names] {cuda} = {value!r}: both sides must be C identifiers")
+            raise InputError(
+                f"{where}: [names] {cuda} = {value!r}: both sides must be C identifiers"
+            )
     settings: dict[str, str | None] = {}
     for key in ("rocm", "blas", "launch"):
         value = data.get(key)
@@ -263,11 +266,15 @@ def read_compile_commands(path: Path) -> list[CompileEntry]:
         else:
             raise InputError(f"{path}: entry {number} has neither 'arguments' nor 'command'")
         dirs, quote = _include_dirs(args, directory)
-        result.append(CompileEntry((directory / entry["file"]).resolve(), tuple(dirs), tuple(quote)))
+        result.append(
+            CompileEntry((directory / entry["file"]).resolve(), tuple(dirs), tuple(quote))
+        )
     return result
 
 
-_INCLUDES_ONLY = compile_scanner(r"(?!)")  # the lexer without identifiers: comments, literals, #include
+_INCLUDES_ONLY = compile_scanner(
+    r"(?!)"
+)  # the lexer without identifiers: comments, literals, #include
 
 
 def _included(text: str) -> Iterable[tuple[str, bool]]:
@@ -328,7 +335,6 @@ _HIP_VERSION = re.compile(r"#define\s+HIP_VERSION_(MAJOR|MINOR)\s+(\d+)")
 def detect_rocm_release(roots: Sequence[Path] | None = None) -> str:
     """The ``MAJOR.MINOR`` release of the installed HIP headers (``hip/hip_version.h``), looked
     up under ``$ROCM_PATH``, ``$HIP_PATH``, ``/opt/rocm`` and ``/usr``, in that order."""
-    import os
 
     if roots is None:
         env = [os.environ.get(name) for name in ("ROCM_PATH", "HIP_PATH")]

@@ -2,13 +2,17 @@
 
 - ``rocport: off`` … ``rocport: on`` leaves the region between them untouched;
 - ``rocport: skip-file`` in the comments that open a file leaves the whole file untouched.
+
+The control word must open the comment or one of its lines: a comment that merely mentions
+"rocport: off" in a sentence does not count.
 """
 
 from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"\brocport:[ \t]*(off|on|skip-file)\b")
+#: a control word opening a comment, or one of its lines ("// rocport: off", " * rocport: on")
+_CONTROL = re.compile(r"(?:^|//|/\*|\n)[ \t*/]*rocport:[ \t]*(off|on|skip-file)\b")
 _BLOCK = r"/\*(?:[^*]|\*(?!/))*\*/"
 _LEADING = re.compile(rf"(?:\s+|//[^\n]*|{_BLOCK})*")
 _HEADER_ITEM = re.compile(

@@ -91,17 +91,30 @@ def ggl_edits(text: str, launch: Launch) -> list[tuple[int, int, str]]:
         gaps.append((last[0], launch.args[0][0], last[2]))
     edits = [(kstart, kstart, head)]
     for start, end, replacement in gaps:
-        edits.append((start, end, _keep_lines(text[start:end], replacement)))
+        edits.append((start, end, _keep_layout(text, start, end, replacement)))
     return edits
 
 
-def _keep_lines(removed: str, replacement: str) -> str:
-    """``replacement`` followed by the newlines (and the last indentation) of ``removed``."""
-    newlines = removed.count("\n")
-    if not newlines:
+_GAP_SYNTAX = re.compile(r"<<<|>>>|[,(]")
+
+
+def _keep_layout(text: str, start: int, end: int, replacement: str) -> str:
+    """``replacement`` for ``text[start:end]``, keeping the comments and line breaks found
+    there (only the launch syntax goes: ``<<<``, ``>>>``, commas, the opening parenthesis).
+    A break goes after the replacement's last comma, where a person would break the line."""
+    kept = []
+    pos = start
+    for match in _CONFIG_TOKEN.finditer(text, start, end):
+        if match.lastgroup == "comment":
+            kept.append(_GAP_SYNTAX.sub("", text[pos : match.start()]))
+            kept.append(match.group())
+            pos = match.end()
+    kept.append(_GAP_SYNTAX.sub("", text[pos:end]))
+    layout = "".join(kept)
+    if not layout.strip(" \t"):
         return replacement
-    indent = removed[removed.rfind("\n") + 1 :]
-    return replacement.rstrip(" ") + "\n" * newlines + (indent if indent.isspace() else "")
+    cut = replacement.rfind(",") + 1
+    return replacement[:cut] + layout + replacement[cut:].lstrip()
 
 
 def _kernel_before(text: str, open_: int) -> tuple[int, int, bool] | None:

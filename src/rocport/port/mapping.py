@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from rocport.errors import InputError
 
@@ -51,9 +51,8 @@ STATUSES = frozenset({"supported", "unsupported", "deprecated"})
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.\d+)*\Z")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """What to do with one CUDA identifier for the target release.
+class Entry(NamedTuple):
+    """What to do with one CUDA identifier for the target release (immutable).
 
     ``hip`` is the identifier to emit (``None`` when ``status == "unsupported"``); ``transform``
     names a call rewrite to apply as well (only ``"drop_first_arg"`` today); ``since``/``header``
@@ -77,8 +76,7 @@ class Entry:
         return self.hip is not None and self.status != "unsupported"
 
 
-@dataclass(frozen=True, slots=True)
-class IncludeEntry:
+class IncludeEntry(NamedTuple):
     """The HIP header for one CUDA header (as written between ``<>`` or ``""``)."""
 
     cuda: str
@@ -160,7 +158,7 @@ def _read(name: str) -> dict[str, Any]:
 @cache
 def _family_files() -> tuple[str, ...]:
     data = resources.files("rocport.port") / "data"
-    skip = {"includes.json", "prefixes.json", "releases.json"}
+    skip = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
     return tuple(sorted(p.name for p in data.iterdir()
                         if p.name.endswith(".json") and p.name not in skip))
 
@@ -177,24 +175,34 @@ def _version(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+@cache
+def _since_key(text: str) -> tuple[int, int]:
+    return _version(text)
+
+
+_new_entry = tuple.__new__
+
+
 def _resolve(raw: dict[str, Any], cuda: str, family: str, target: tuple[int, int],
              target_verified: bool) -> Entry:
-    hip = raw.get("hip")
-    status = raw.get("status", "supported" if hip else "unsupported")
-    entry = Entry(cuda, hip if status != "unsupported" else None, raw["kind"], family, status,
-                  raw.get("since"), raw.get("header"), raw.get("note"), raw.get("transform"))
-    since = raw.get("since")
-    if since is None or entry.hip is None or _version(since) <= target:
+    get = raw.get
+    hip = get("hip")
+    status = get("status") or ("supported" if hip else "unsupported")
+    since = get("since")
+    if status == "unsupported":
+        hip = None
+    entry = _new_entry(Entry, (cuda, hip, raw["kind"], family, status, since, get("header"),
+                               get("note"), get("transform")))
+    if since is None or hip is None or _since_key(since) <= target:
         return entry
     if not (target_verified or "source" in raw):
         return entry
-    older = raw.get("older")
+    older = get("older")
     if older:
-        return replace(entry, hip=older["hip"], transform=older.get("transform"), since=None,
-                       header=older.get("header"), note=older.get("note") or
-                       f"{hip} needs ROCm {since}; using {older['hip']}")
-    return replace(entry, hip=None, status="unsupported",
-                   note=f"{hip} needs ROCm {since} or newer")
+        return entry._replace(hip=older["hip"], transform=older.get("transform"), since=None,
+                              header=older.get("header"), note=older.get("note") or
+                              f"{hip} needs ROCm {since}; using {older['hip']}")
+    return entry._replace(hip=None, status="unsupported", note=f"{hip} needs ROCm {since} or newer")
 
 
 def _cuda_like_pattern() -> re.Pattern[str]:

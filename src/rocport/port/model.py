@@ -23,6 +23,13 @@ class PortOptions:
     blas: str = "hipblas"  # "hipblas" or "rocblas"
     launch: str = "keep"  # "keep" the <<<...>>> syntax, or "ggl" for hipLaunchKernelGGL
     extra_names: tuple[tuple[str, str], ...] = ()  # project-specific CUDA -> HIP names
+    #: names the project defines itself (macros such as CUDA_CHECK in a shared header): never
+    #: reported as unknown CUDA APIs, whatever their prefix
+    local_names: frozenset[str] = frozenset()
+    #: "mask-free": CUDA's __shfl_*_sync/__ballot_sync/... become HIP's mask-free forms (whole
+    #: wavefront; what a full mask means), because HIP declares the _sync forms only with
+    #: HIP_ENABLE_WARP_SYNC_BUILTINS and only for 64-bit masks; "keep": emit the _sync forms
+    warp_sync: str = "mask-free"
     offload_arch: tuple[str, ...] = ("gfx90a", "gfx942")  # AMD GPU targets for build files
 
 
@@ -70,10 +77,10 @@ class FileStatus(enum.Enum):
     """What the tree driver did with one file."""
 
     TRANSLATED = "translated"  # a source or build file whose CUDA references were rewritten
-    UNCHANGED = "unchanged"  # a source file with no CUDA reference: output is the input, byte for byte
+    UNCHANGED = "unchanged"  # a source file without CUDA references: copied byte for byte
     ALREADY_HIP = "already-hip"  # includes a HIP runtime header and has no CUDA reference left
     COPIED = "copied"  # not a source file: copied untouched
-    EXCLUDED = "excluded"  # a source file left out by include/exclude globs or compile_commands.json
+    EXCLUDED = "excluded"  # left out by globs, compile_commands.json or rocport: skip-file
     BINARY = "binary"  # a source-named file with NUL bytes: copied untouched
     UNDECODABLE = "undecodable"  # a source-named file that is not UTF-8: copied untouched
     SYMLINK = "symlink"  # a symbolic link: recreated, never followed
@@ -102,7 +109,7 @@ class FileReport:
     kind: str  # "source", "build" or "other"
     status: FileStatus
     output: str | None = None  # where the result lives (None when nothing is written: --examine)
-    written: bool = False  # bytes were written during this run (False when the output was already identical)
+    written: bool = False  # bytes written during this run (False: the output already held them)
     size: int = 0
     families: FamilyCounts = field(default_factory=dict)
     issues: list[Reference] = field(default_factory=list)
@@ -139,7 +146,7 @@ class FileReport:
 
     @property
     def converted(self) -> bool:
-        """Fully converted: translated, present on disk, nothing left over, and it compiled if checked."""
+        """Translated, on disk, nothing left over, and (with --check) it compiled."""
         counts = self.counts
         return (
             self.status is FileStatus.TRANSLATED
@@ -178,7 +185,8 @@ class TreeReport:
     files: list[FileReport] = field(default_factory=list)
     seconds: float = 0.0
     jobs: int = 1
-    checked: bool = False
+    #: with --check: the toolchain, GPU targets and unit counts of the compile check
+    check: dict | None = None
 
     @property
     def counts(self) -> dict[str, int]:

@@ -60,7 +60,7 @@ def to_dict(report: TreeReport) -> dict:
         },
         "jobs": report.jobs,
         "seconds": round(report.seconds, 4),
-        "checked": report.checked,
+        "check": report.check,
         "totals": {
             "files": len(report.files),
             "converted": sum(f.converted for f in report.files),
@@ -173,9 +173,17 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
         f"[{'yellow' if counts['unknown'] else 'green'}]{counts['unknown']} unknown[/]"
     )
 
-    with_refs = sorted(
-        (f for f in files if f.families), key=lambda f: (-f.counts["found"], f.path)
-    )
+    if report.check is not None:
+        tool = report.check["toolchain"]
+        unit_counts = report.check["counts"]
+        summary = ", ".join(f"{n} {k}" for k, n in unit_counts.items() if k != "units" and n)
+        console.print(
+            f"  check: {unit_counts.get('units', 0)} translation units "
+            f"({summary or 'none compiled'}) "
+            f"with HIP {tool.get('release', '?')} for {', '.join(report.check['offload_arch'])}"
+        )
+
+    with_refs = sorted((f for f in files if f.families), key=lambda f: (-f.counts["found"], f.path))
     if with_refs:
         table = Table(title="Files with CUDA references", title_justify="left", box=None)
         table.add_column("file", overflow="fold")
@@ -186,7 +194,10 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
         for file in with_refs[:top]:
             c = file.counts
             table.add_row(
-                file.path, *(str(c[k]) for k in _COUNT_KEYS), _state(file), _written(file, report.mode)
+                file.path,
+                *(str(c[k]) for k in _COUNT_KEYS),
+                _state(file),
+                _written(file, report.mode),
             )
         console.print(table)
         _more(console, len(with_refs) - top, "files")
@@ -219,7 +230,12 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
         console.print(table)
         _more(console, len(issues) - max_issues, "uses")
 
-    untouched = [f for f in files if f.status in (FileStatus.BINARY, FileStatus.UNDECODABLE)]
+    untouched = [
+        f
+        for f in files
+        if f.status in (FileStatus.BINARY, FileStatus.UNDECODABLE)
+        or (f.kind == "build" and f.status is FileStatus.COPIED)
+    ]
     for file in untouched[:top]:
         console.print(f"  [yellow]{file.path}[/]: {file.message}")
     _more(console, len(untouched) - top, "files copied untouched")

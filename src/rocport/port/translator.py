@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rocport.port import directives
 from rocport.port.arguments import skip_space, split_call, trim
 from rocport.port.launch import ggl_edits, parse_launch
-from rocport.port.mapping import Mapping
+from rocport.port.mapping import DROP_FIRST_ARG, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
 from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
 
@@ -40,6 +40,7 @@ _SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
 _SCOPE_AFTER = re.compile(r"\s*::")
 _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*$")
 _LAUNCH_NAME = "<<<>>>"
+_DEFINE = re.compile(r"^[ \t]*\#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +59,15 @@ class _Rule:
 class _Plan:
     """The compiled scanner and the per-name rules for one mapping and set of extra names."""
 
-    def __init__(self, mapping: Mapping, extra: tuple[tuple[str, str], ...]) -> None:
+    def __init__(
+        self, mapping: Mapping, extra: tuple[tuple[str, str], ...], warp_sync: str
+    ) -> None:
         self.mapping = mapping
         self.extra = dict(extra)
+        self.mask_free = warp_sync == "mask-free"
         cuda_like = mapping.cuda_like
-        names = [n for n in mapping.entries if "::" not in n and cuda_like.match(n) is None]
+        # names the prefixes miss, qualified ones included ("thrust::cuda" is one token)
+        names = [n for n in mapping.entries if cuda_like.match(n) is None]
         names += [n for n in (*self.extra, *DEVICE_KEYWORDS) if cuda_like.match(n) is None]
         branches = identifier_branches(split_alternatives(cuda_like.pattern), names)
         self.scanner = compile_scanner(tuple(branches))
@@ -97,6 +102,10 @@ class _Plan:
             if self.mapping.is_cuda_like(name):
                 return _Rule(None, Outcome.UNKNOWN, _family_of_unknown(name))
             return None
+        if self.mask_free and entry.family == "device" and name.endswith("_sync"):
+            rule = self._mask_free(name)
+            if rule is not None:
+                return rule
         if not entry.supported:
             return _Rule(None, Outcome.UNSUPPORTED, entry.family, entry.note)
         return _Rule(
@@ -109,17 +118,25 @@ class _Plan:
             entry.kind == "namespace",
         )
 
+    def _mask_free(self, name: str) -> _Rule | None:
+        """``__shfl_down_sync(mask, v, d)`` -> ``__shfl_down(v, d)`` where HIP has that form."""
+        base = self.mapping.lookup(name.removesuffix("_sync"))
+        if base is None or not base.supported or base.transform:
+            return None
+        note = f"mask dropped: {base.hip} acts on the whole wavefront (a full mask)"
+        return _Rule(base.hip, Outcome.TRANSLATED, "device", note, base.hip, DROP_FIRST_ARG)
 
-_PLANS: dict[tuple[int, tuple[tuple[str, str], ...]], _Plan] = {}
+
+_PLANS: dict[tuple, _Plan] = {}
 
 
-def _plan(mapping: Mapping, extra: tuple[tuple[str, str], ...]) -> _Plan:
-    key = (id(mapping), extra)
+def _plan(mapping: Mapping, options: PortOptions) -> _Plan:
+    key = (id(mapping), options.extra_names, options.warp_sync)
     plan = _PLANS.get(key)
     if plan is None or plan.mapping is not mapping:
         if len(_PLANS) >= 16:
             _PLANS.clear()
-        plan = _PLANS[key] = _Plan(mapping, extra)
+        plan = _PLANS[key] = _Plan(mapping, options.extra_names, options.warp_sync)
     return plan
 
 
@@ -145,7 +162,7 @@ def translate(text: str, *, path: str, mapping: Mapping, options: PortOptions) -
     :func:`rocport.port.mapping.load_mapping`). Text without any CUDA candidate comes back as
     the identical object.
     """
-    plan = _plan(mapping, tuple(options.extra_names))
+    plan = _plan(mapping, options)
     if plan.prefilter.search(text) is None or directives.skips_file(text):
         return Translation(text)
     return _Translator(text, plan, options).run()
@@ -160,9 +177,11 @@ class _Translator:
         self.found: list[tuple[int, str, _Rule]] = []  # offset, name, rule
         self.off_spans: list[tuple[int, int]] = []
         self.launches: list[int] = []  # offsets of each "<<<" in code
+        self._own_names: frozenset[str] | None = None
         self.uses_cuda = False
         self.uses_device = False
         self.runtime_includes: set[str] = set()
+        self.first_hip_include: str | None = None
 
     def run(self) -> Translation:
         self._scan()
@@ -200,9 +219,12 @@ class _Translator:
                 if rule.outcome is None:
                     self.uses_device = True
                     continue
+                if rule.outcome is Outcome.UNKNOWN and name in self.own_names:
+                    continue
                 if rule.namespace and not self._used_as_namespace(start, match.end()):
                     continue
-                self.uses_cuda = True
+                if rule.outcome is not Outcome.UNKNOWN:
+                    self.uses_cuda = True
                 if rule.transform or name in _SYMBOL_APIS:
                     skip_until = max(skip_until, self._call_transform(match.end(), rule, name))
                 if rule.replacement is not None:
@@ -225,6 +247,15 @@ class _Translator:
         if off_start is not None:
             self.off_spans.append((off_start, len(text)))
 
+    @property
+    def own_names(self) -> frozenset[str]:
+        """Names the project defines itself (macros of this file, ``options.local_names``):
+        a CUDA-looking prefix does not make them unknown CUDA APIs (``#define CUDA_CHECK``)."""
+        if self._own_names is None:
+            defined = defined_macros(self.text)
+            self._own_names = frozenset(defined).union(self.options.local_names)
+        return self._own_names
+
     def _used_as_namespace(self, start: int, end: int) -> bool:
         return bool(
             _SCOPE_AFTER.match(self.text, end)
@@ -241,7 +272,7 @@ class _Translator:
         if call is None or not call[0]:
             return 0
         args, _close = call
-        if rule.transform == "drop_first_arg":
+        if rule.transform == DROP_FIRST_ARG:
             first = trim(text, args[0])
             if len(args) < 2:
                 return 0
@@ -264,7 +295,7 @@ class _Translator:
         istart, iend = match.span("ipath")
         inner = self.text[istart + 1 : iend - 1]
         if inner in _RUNTIME_HEADERS:
-            self.runtime_includes.add(inner)
+            self._hip_include(inner)
             return
         entry = self.plan.mapping.include(inner)
         if entry is None:
@@ -280,10 +311,15 @@ class _Translator:
             return
         rule = _Rule(None, Outcome.TRANSLATED, family, entry.note, entry.hip)
         self.found.append((istart + 1, inner, rule))
-        if entry.hip in _RUNTIME_HEADERS:
-            self.runtime_includes.add(entry.hip)
+        self._hip_include(entry.hip)
         if entry.hip != inner:
             self.edits.append((istart + 1, iend - 1, entry.hip))
+
+    def _hip_include(self, hip: str) -> None:
+        if self.first_hip_include is None:
+            self.first_hip_include = hip
+        if hip in _RUNTIME_HEADERS:
+            self.runtime_includes.add(hip)
 
     # -- launches -----------------------------------------------------------------------------
 
@@ -323,9 +359,12 @@ class _Translator:
         return text if out == text else out
 
     def _needs_runtime_header(self) -> bool:
-        if not self.uses_cuda:
+        """nvcc includes cuda_runtime.h before anything else; HIP code must include
+        hip_runtime.h itself, before the translated headers that rely on it (HIP 5.2's
+        hip_cooperative_groups.h does). Host-only code may make do with hip_runtime_api.h."""
+        if not (self.uses_cuda or self.uses_device):
             return False
-        if RUNTIME_HEADER in self.runtime_includes:
+        if self.first_hip_include == RUNTIME_HEADER:
             return False
         return self.uses_device or not self.runtime_includes
 
@@ -351,6 +390,12 @@ class _Translator:
 
 def _offset(item: tuple) -> int:
     return item[0]
+
+
+def defined_macros(text: str) -> set[str]:
+    """Names ``text`` defines with ``#define`` (for :attr:`PortOptions.local_names`, when a
+    project's headers define CUDA-looking macros such as ``CUDA_CHECK``)."""
+    return set(_DEFINE.findall(text))
 
 
 def _at_line_start(text: str, offset: int) -> bool:

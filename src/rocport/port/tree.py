@@ -28,16 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rocport._fs import write_if_changed
-from rocport.errors import OutputError
+from rocport.errors import InputError, OutputError
 from rocport.port import directives
+from rocport.port.build import build_system
 from rocport.port.model import FileReport, FileStatus, PortOptions, Translation
 
 SOURCE_SUFFIXES = frozenset(
     {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc"}
 )
-#: names and suffixes of build files that :func:`rocport.port.build.migrate` may rewrite
-BUILD_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "setup.py"})
-BUILD_SUFFIXES = frozenset({".cmake", ".mk"})
 #: version-control folders: never copied, never translated
 SKIP_DIRS = frozenset({".git", ".hg", ".svn"})
 BACKUP_SUFFIX = ".orig"
@@ -53,16 +51,14 @@ _HIP_RUNTIME_INCLUDE = re.compile(
 Translate = Callable[..., Translation]
 #: called as ``progress(done, total)`` after each translated file
 Progress = Callable[[int, int], None]
-Migrate = Callable[[Path, str, PortOptions], "Translation | None"]
+Migrate = Callable[[Path, str, PortOptions], Translation | None]
 
 
 def classify(path: Path) -> str:
     """``"source"``, ``"build"`` or ``"other"``, from the file name alone."""
     if path.suffix.lower() in SOURCE_SUFFIXES:
         return "source"
-    if path.name in BUILD_NAMES or path.suffix.lower() in BUILD_SUFFIXES:
-        return "build"
-    return "other"
+    return "build" if build_system(path) is not None else "other"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +95,6 @@ class FileResult:
 
 # -- phase 1: translate (in this process or a worker) --------------------------------------
 
-_STATE: dict[str, object] = {}
-
-
-def init_worker(translate: Translate, migrate: Migrate | None, mapping: object, options: PortOptions) -> None:
-    """Set up this process to translate: the translator, the build migrator and the mapping."""
-    _STATE.update(translate=translate, migrate=migrate, mapping=mapping, options=options)
-
 
 def _undecodable(data: bytes) -> str | None:
     try:
@@ -115,44 +104,71 @@ def _undecodable(data: bytes) -> str | None:
     return None
 
 
-def translate_item(item: Item) -> FileResult:
-    """Read and translate one selected source or build file; nothing is written here."""
-    try:
-        data = item.src.read_bytes()
-    except OSError as exc:
-        raise OutputError(f"cannot read {item.src}: {exc.strerror or exc}") from exc
-    base = {"size": len(data)}
-    if b"\0" in data:
-        message = "binary (contains NUL bytes); copied untouched"
-        return FileResult(item, FileReport(item.rel, item.kind, FileStatus.BINARY, message=message, **base))
-    message = _undecodable(data)
-    if message is not None:
-        return FileResult(item, FileReport(item.rel, item.kind, FileStatus.UNDECODABLE, message=message, **base))
-    text = data.decode("utf-8")
-    if directives.skips_file(text):
-        message = "rocport: skip-file"
-        return FileResult(item, FileReport(item.rel, item.kind, FileStatus.EXCLUDED, message=message, **base))
-    options: PortOptions = _STATE["options"]  # type: ignore[assignment]
-    if item.kind == "build":
-        migrate: Migrate | None = _STATE["migrate"]  # type: ignore[assignment]
-        translation = migrate(item.src, text, options) if migrate is not None else None
-        if translation is None:
-            return FileResult(item, FileReport(item.rel, "other", FileStatus.COPIED, **base))
-    else:
-        translate: Translate = _STATE["translate"]  # type: ignore[assignment]
+@dataclass(frozen=True)
+class Engine:
+    """What translating needs: the translator, the build-file migrator, the mapping, the options."""
+
+    translate: Translate
+    migrate: Migrate
+    mapping: object
+    options: PortOptions
+
+    def run(self, item: Item) -> FileResult:
+        """Read and translate one selected source or build file; nothing is written here."""
         try:
-            translation = translate(text, path=str(item.src), mapping=_STATE["mapping"], options=options)
-        except Exception as exc:
-            exc.add_note(f"while translating {item.src}")
-            raise
-    if not translation.references and translation.text == text:
-        status = FileStatus.ALREADY_HIP if _HIP_RUNTIME_INCLUDE.search(text) else FileStatus.UNCHANGED
-        return FileResult(item, FileReport(item.rel, item.kind, status, **base))
-    report = FileReport.from_translation(
-        item.rel, item.kind, translation, status=FileStatus.TRANSLATED, **base
-    )
-    payload = translation.text.encode("utf-8")
-    return FileResult(item, report, None if payload == data else payload)
+            data = item.src.read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read {item.src}: {exc.strerror or exc}") from exc
+
+        def untouched(status: FileStatus, message: str | None = None, kind: str = item.kind):
+            return FileResult(
+                item, FileReport(item.rel, kind, status, size=len(data), message=message)
+            )
+
+        if b"\0" in data:
+            return untouched(FileStatus.BINARY, "binary (contains NUL bytes); copied untouched")
+        message = _undecodable(data)
+        if message is not None:
+            return untouched(FileStatus.UNDECODABLE, message)
+        text = data.decode("utf-8")
+        if item.kind == "build":
+            try:
+                translation = self.migrate(item.src, text, self.options)
+            except InputError as exc:  # one odd build file must not stop the port of a tree
+                return untouched(FileStatus.COPIED, f"not migrated: {exc}; copied untouched")
+            if translation is None:
+                return untouched(FileStatus.COPIED, kind="other")
+        elif directives.skips_file(text):
+            return untouched(FileStatus.EXCLUDED, "rocport: skip-file")
+        else:
+            try:
+                translation = self.translate(
+                    text, path=str(item.src), mapping=self.mapping, options=self.options
+                )
+            except Exception as exc:
+                exc.add_note(f"while translating {item.src}")
+                raise
+        if not translation.references and translation.text == text:
+            hip = _HIP_RUNTIME_INCLUDE.search(text) is not None
+            return untouched(FileStatus.ALREADY_HIP if hip else FileStatus.UNCHANGED)
+        report = FileReport.from_translation(
+            item.rel, item.kind, translation, status=FileStatus.TRANSLATED, size=len(data)
+        )
+        payload = translation.text.encode("utf-8")
+        return FileResult(item, report, None if payload == data else payload)
+
+
+_ENGINE: Engine | None = None  # set in each worker process by _start_worker
+
+
+def _start_worker(engine: Engine) -> None:
+    global _ENGINE
+    _ENGINE = engine
+
+
+def _run_in_worker(item: Item) -> FileResult:
+    assert _ENGINE is not None, "worker not initialised"
+    return _ENGINE.run(item)
 
 
 def plain_result(item: Item) -> FileResult:
@@ -162,30 +178,34 @@ def plain_result(item: Item) -> FileResult:
         report = FileReport(item.rel, "other", FileStatus.SYMLINK, message=f"-> {target}")
         return FileResult(item, report)
     status = FileStatus.EXCLUDED if item.kind in ("source", "build") else FileStatus.COPIED
-    message = "not selected by include/exclude globs or the build" if status is FileStatus.EXCLUDED else None
+    message = (
+        "not selected by include/exclude globs or the build"
+        if status is FileStatus.EXCLUDED
+        else None
+    )
     size = item.src.stat().st_size
     return FileResult(item, FileReport(item.rel, item.kind, status, size=size, message=message))
 
 
 def translate_items(
-    items: list[Item], *, jobs: int, init_args: tuple, progress: Progress | None = None
+    items: list[Item], engine: Engine, *, jobs: int, progress: Progress | None = None
 ) -> list[FileResult]:
     """Translate the selected source and build items, in a process pool when it pays off."""
     work = [item for item in items if item.selected and item.kind in ("source", "build")]
     size = sum(item.src.stat().st_size for item in work)
-    init_worker(*init_args)
     done: dict[str, FileResult] = {}
     if jobs <= 1 or len(work) < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
-        results: Iterator[FileResult] = map(translate_item, work)
-        _collect(results, done, progress, len(work))
+        _collect(map(engine.run, work), done, progress, len(work))
     else:
         chunk = max(1, min(32, len(work) // (jobs * 8)))
-        with ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=init_args) as pool:
-            _collect(pool.map(translate_item, work, chunksize=chunk), done, progress, len(work))
+        with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(engine,)) as pool:
+            _collect(pool.map(_run_in_worker, work, chunksize=chunk), done, progress, len(work))
     return [done.get(item.rel) or plain_result(item) for item in items]
 
 
-def _collect(results: Iterator[FileResult], into: dict[str, FileResult], progress, total: int) -> None:
+def _collect(
+    results: Iterator[FileResult], into: dict[str, FileResult], progress, total: int
+) -> None:
     for result in results:
         into[result.item.rel] = result
         if progress is not None:
@@ -193,6 +213,7 @@ def _collect(results: Iterator[FileResult], into: dict[str, FileResult], progres
 
 
 # -- phase 2: write ----------------------------------------------------------------------
+
 
 def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
@@ -251,12 +272,13 @@ def link_if_changed(target: str, dest: Path) -> bool:
     """Create the symlink ``dest -> target`` atomically unless it already exists."""
     if dest.is_symlink() and os.readlink(dest) == target:
         return False
+    tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.tmp"
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.tmp"
         os.symlink(target, tmp)
         os.replace(tmp, dest)
     except OSError as exc:
+        tmp.unlink(missing_ok=True)
         raise OutputError(f"cannot write {dest}: {exc.strerror or exc}") from exc
     return True
 
@@ -269,12 +291,17 @@ def mirrored_link(link: Path, src_root: Path, out_root: Path) -> str:
         resolved = Path(os.path.normpath(target))
         root = src_root.resolve()
         if resolved.is_relative_to(root):
-            return str(out_root / resolved.relative_to(root))
+            return str(out_root.resolve() / resolved.relative_to(root))
     return target
 
 
 def write_results(
-    results: list[FileResult], *, in_place: bool, backup: bool, src_root: Path, out_root: Path | None
+    results: list[FileResult],
+    *,
+    in_place: bool,
+    backup: bool,
+    src_root: Path,
+    out_root: Path | None,
 ) -> None:
     """Phase 2: write every output that changes, and record where each result lives."""
     if in_place and backup:

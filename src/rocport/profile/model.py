@@ -49,15 +49,24 @@ class KernelTable:
 
     @property
     def has_counters(self) -> bool:
-        return any(k.bandwidth_gbs is not None or k.cache_hit_pct is not None or k.utilization_pct is not None
-                   for k in self.kernels)
+        return any(
+            k.bandwidth_gbs is not None
+            or k.cache_hit_pct is not None
+            or k.utilization_pct is not None
+            for k in self.kernels
+        )
 
     def top(self, n: int) -> list[KernelStat]:
         return self.kernels[:n]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "sources": self.sources, "total_ns": self.total_ns, "notes": self.notes,
-                "kernels": [k.to_dict() for k in self.kernels]}
+        return {
+            "tool": self.tool,
+            "sources": self.sources,
+            "total_ns": self.total_ns,
+            "notes": self.notes,
+            "kernels": [k.to_dict() for k in self.kernels],
+        }
 
 
 def merge(stats: list[KernelStat]) -> list[KernelStat]:
@@ -74,8 +83,21 @@ def merge(stats: list[KernelStat]) -> list[KernelStat]:
             if not pairs:
                 return None
             weight = sum(w for _, w in pairs)
-            return sum(v * w for v, w in pairs) / weight if weight else sum(v for v, _ in pairs) / len(pairs)
+            return (
+                sum(v * w for v, w in pairs) / weight
+                if weight
+                else sum(v for v, _ in pairs) / len(pairs)
+            )
 
-        out.append(KernelStat(name, sum(r.calls for r in rows), total, None, weighted("bandwidth_gbs"),
-                              weighted("cache_hit_pct"), weighted("utilization_pct")))
+        out.append(
+            KernelStat(
+                name,
+                sum(r.calls for r in rows),
+                total,
+                None,
+                weighted("bandwidth_gbs"),
+                weighted("cache_hit_pct"),
+                weighted("utilization_pct"),
+            )
+        )
     return out

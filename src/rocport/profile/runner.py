@@ -50,8 +50,10 @@ def choose_tool(request: ProfileRequest) -> str:
     for tool in AUTO_ORDER:
         if shutil.which(tool):
             return tool
-    raise ToolError("no profiler found (rocprofv3, rocprof, nsys or ncu); "
-                    "for a Python program use --python script.py (torch.profiler)")
+    raise ToolError(
+        "no profiler found (rocprofv3, rocprof, nsys or ncu); "
+        "for a Python program use --python script.py (torch.profiler)"
+    )
 
 
 def argv_for(tool: str, request: ProfileRequest) -> list[list[str]]:
@@ -59,10 +61,29 @@ def argv_for(tool: str, request: ProfileRequest) -> list[list[str]]:
     out = request.output_dir
     cmd = request.command
     if tool == "torch":
-        return [[sys.executable, "-m", "rocport.profile.torch_runner", "--out", str(out),
-                 str(request.python_script), *cmd]]
+        return [
+            [
+                sys.executable,
+                "-m",
+                "rocport.profile.torch_runner",
+                "--out",
+                str(out),
+                str(request.python_script),
+                *cmd,
+            ]
+        ]
     if tool == "rocprofv3":
-        argv = ["rocprofv3", "--kernel-trace", "--stats", "--output-format", "csv", "-d", str(out), "-o", "run"]
+        argv = [
+            "rocprofv3",
+            "--kernel-trace",
+            "--stats",
+            "--output-format",
+            "csv",
+            "-d",
+            str(out),
+            "-o",
+            "run",
+        ]
         if request.counters:
             argv += ["--pmc", *rocprofv3.DEFAULT_COUNTERS]
         return [[*argv, *request.extra, "--", *cmd]]
@@ -71,18 +92,56 @@ def argv_for(tool: str, request: ProfileRequest) -> list[list[str]]:
     if tool == "nsys":
         rep = out / "run"
         return [
-            ["nsys", "profile", "--trace", "cuda", "--force-overwrite", "true", "-o", str(rep), *request.extra, *cmd],
-            ["nsys", "stats", "--report", "cuda_gpu_kern_sum", "--format", "csv", "--force-export", "true",
-             "--output", str(rep), f"{rep}.nsys-rep"],
+            [
+                "nsys",
+                "profile",
+                "--trace",
+                "cuda",
+                "--force-overwrite",
+                "true",
+                "-o",
+                str(rep),
+                *request.extra,
+                *cmd,
+            ],
+            [
+                "nsys",
+                "stats",
+                "--report",
+                "cuda_gpu_kern_sum",
+                "--format",
+                "csv",
+                "--force-export",
+                "true",
+                "--output",
+                str(rep),
+                f"{rep}.nsys-rep",
+            ],
         ]
     if tool == "ncu":
-        argv = ["ncu", "--csv", "--log-file", str(out / "ncu.csv"), "--clock-control", "none",
-                "--launch-skip", str(request.launch_skip), "--launch-count", str(request.launch_count)]
+        argv = [
+            "ncu",
+            "--csv",
+            "--log-file",
+            str(out / "ncu.csv"),
+            "--clock-control",
+            "none",
+            "--launch-skip",
+            str(request.launch_skip),
+            "--launch-count",
+            str(request.launch_count),
+        ]
         if request.kernel_regex:
             argv += ["--kernel-name", f"regex:{request.kernel_regex}"]
         if request.counters:
-            argv += ["--section", "SpeedOfLight", "--section", "MemoryWorkloadAnalysis",
-                     "--metrics", "gpu__time_duration.sum,dram__bytes.sum.per_second,lts__t_sector_hit_rate.pct"]
+            argv += [
+                "--section",
+                "SpeedOfLight",
+                "--section",
+                "MemoryWorkloadAnalysis",
+                "--metrics",
+                "gpu__time_duration.sum,dram__bytes.sum.per_second,lts__t_sector_hit_rate.pct",
+            ]
         else:
             argv += ["--metrics", "gpu__time_duration.sum"]
         return [[*argv, *request.extra, *cmd]]
@@ -100,9 +159,12 @@ def run(request: ProfileRequest) -> KernelTable:
             fh.flush()
             try:
                 proc = subprocess.run(  # nosec B603: argv list, no shell
-                    argv, stdout=fh, stderr=subprocess.STDOUT, timeout=request.timeout, check=False)
+                    argv, stdout=fh, stderr=subprocess.STDOUT, timeout=request.timeout, check=False
+                )
             except subprocess.TimeoutExpired as exc:
-                raise ToolError(f"{argv[0]} ran past --timeout {request.timeout:g} s (log: {log})") from exc
+                raise ToolError(
+                    f"{argv[0]} ran past --timeout {request.timeout:g} s (log: {log})"
+                ) from exc
             except OSError as exc:
                 raise ToolError(f"cannot run {argv[0]}: {exc.strerror or exc}") from exc
             if proc.returncode != 0:
@@ -112,6 +174,7 @@ def run(request: ProfileRequest) -> KernelTable:
 
 def collect(tool: str, out: Path) -> KernelTable:
     """Parse the files ``tool`` wrote under ``out``."""
+
     def one(pattern: str) -> Path:
         found = sorted(out.rglob(pattern), key=lambda p: p.stat().st_mtime)
         if not found:
@@ -130,8 +193,9 @@ def collect(tool: str, out: Path) -> KernelTable:
         table = rocprofv3.parse(stats.read_text("utf-8"), str(stats))
         counters = sorted(out.rglob("*counter_collection.csv"))
         if counters:
-            table = rocprofv3.attach_counters(table, rocprofv3.parse_counters(counters[-1].read_text("utf-8"),
-                                                                              str(counters[-1])))
+            table = rocprofv3.attach_counters(
+                table, rocprofv3.parse_counters(counters[-1].read_text("utf-8"), str(counters[-1]))
+            )
         return table
     if tool == "rocprof":
         path = one("*.stats.csv")

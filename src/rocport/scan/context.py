@@ -22,7 +22,7 @@ from rocport._diagnostics import (
     line_starts,
     offset_to_line_col,
 )
-from rocport.lexer import blank_non_code
+from rocport.scan.blank import blank_non_code
 from rocport.scan import cexpr
 from rocport.scan.registry import Rule
 
@@ -103,18 +103,25 @@ class Loop:
     body: tuple[int, int]
 
 
-_QUALIFIED_FUNCTION = re.compile(r"\b(__global__|__device__)\b")
 _NOT_A_NAME = frozenset({
     "__launch_bounds__", "__attribute__", "__cluster_dims__", "__declspec", "alignas",
     "decltype", "__align__", "template", "if", "while", "for", "switch", "return", "sizeof",
 })
-_CALL_OPEN = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^;{}()]*>\s*)?\(")
-_LOOP = re.compile(r"\b(for|while)\s*\(|\bdo\b\s*\{")
+_NAME_BEFORE = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^;{}()]*>\s*)?$")
+_TRAILING = re.compile(r"(?:(?:const|noexcept|override|final|volatile)\b\s*|->[^{;]*)+")
+_QUALIFIER = re.compile(r"__\w+__")
+_LOOP_HEAD = {"for": re.compile(r"for\s*\("), "while": re.compile(r"while\s*\("),
+              "do": re.compile(r"do\s*\{")}
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-_SHARED = re.compile(r"\b__shared__\b")
+_DECL_NOISE = re.compile(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
+                         r"volatile|const|__restrict__)\b")
+_DECL_TYPE = re.compile(r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
+                        r"[A-Za-z_][\w:]*(?:\s*<[^;<>]*>)?)")
+_LAUNCH_CALL = re.compile(r"((?:hip|cuda)Launch(?:KernelGGL|Kernel|CooperativeKernel))\s*\(")
+_DIM = re.compile(r"\[([^\]]*)\]")
 _DECLARATOR = re.compile(r"\s*(?:\*\s*)*(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\]]*\]\s*)*)")
 _CONSTANT = re.compile(
-    r"\b(?:constexpr|const)\s+(?:static\s+)?(?:(?:unsigned|signed|long|short|int|size_t|auto|"
+    r"const(?:expr)?\s+(?:static\s+)?(?:(?:unsigned|signed|long|short|int|size_t|auto|"
     r"u?int(?:8|16|32|64)_t)\s+)+(\w+)\s*=\s*([^;,{}]+);"
 )
 
@@ -161,13 +168,20 @@ class CudaSource(_Source):
 
     def paren_end(self, open_paren: int) -> int:
         """Offset of the ``)`` matching the ``(`` at ``open_paren`` (-1 when unbalanced)."""
-        depth = 0
-        code = self.code
-        for match in re.finditer(r"[()]", code[open_paren:open_paren + 20000]):
-            depth += 1 if match.group() == "(" else -1
+        find = self.code.find
+        depth, pos = 0, open_paren
+        next_open = find("(", pos + 1)
+        while True:
+            close = find(")", pos + 1)
+            if close == -1:
+                return -1
+            while next_open != -1 and next_open < close:
+                depth += 1
+                next_open = find("(", next_open + 1)
             if depth == 0:
-                return open_paren + match.start()
-        return -1
+                return close
+            depth -= 1
+            pos = close
 
     def skip_space(self, pos: int) -> int:
         code = self.code
@@ -180,41 +194,57 @@ class CudaSource(_Source):
         """``__global__`` and ``__device__`` function definitions, in order."""
         found: list[Function] = []
         code = self.code
+        starts = sorted(self.find_all("__global__") + self.find_all("__device__"))
         covered = -1
-        for match in _QUALIFIED_FUNCTION.finditer(code):
-            if match.start() < covered:
+        for start in starts:
+            if start < covered or (start and (code[start - 1].isalnum() or code[start - 1] == "_")):
                 continue
-            function = self._function_at(match.start())
+            function = self._function_at(start)
             if function is not None:
                 found.append(function)
                 covered = function.body[1]
         return found
+
+    def find_all(self, literal: str) -> list[int]:
+        """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
+        cache = self.__dict__.setdefault("_find_cache", {})
+        hits = cache.get(literal)
+        if hits is None:
+            hits = []
+            find = self.code.find
+            pos = find(literal)
+            while pos != -1:
+                hits.append(pos)
+                pos = find(literal, pos + 1)
+            cache[literal] = hits
+        return hits
 
     def _function_at(self, start: int) -> Function | None:
         code = self.code
         pos = start
         limit = min(len(code), start + 4000)
         while pos < limit:
-            call = _CALL_OPEN.search(code, pos, limit)
-            if call is None or ";" in code[pos:call.start()] or "{" in code[pos:call.start()]:
+            open_paren = code.find("(", pos, limit)
+            if open_paren == -1:
                 return None
-            open_paren = call.end() - 1
+            stop = code.find(";", pos, open_paren)
+            if stop != -1 or code.find("{", pos, open_paren) != -1:
+                return None
+            name = _NAME_BEFORE.search(code, max(pos, open_paren - 120), open_paren)
             close_paren = self.paren_end(open_paren)
             if close_paren < 0:
                 return None
-            if call.group(1) in _NOT_A_NAME:
+            if name is None or name.group(1) in _NOT_A_NAME:
                 pos = close_paren + 1
                 continue
             after = self.skip_space(close_paren + 1)
             # trailing qualifiers: const, noexcept, override, -> type
-            tail = re.match(r"(?:(?:const|noexcept|override|final|volatile)\b\s*|->[^{;]*)*",
-                            code[after:after + 200])
-            brace = self.skip_space(after + (tail.end() if tail else 0))
+            tail = _TRAILING.match(code, after)
+            brace = self.skip_space(tail.end() if tail else after)
             if brace >= len(code) or code[brace] != "{":
                 return None
-            head = code[start:call.start()]
-            qualifiers = frozenset(re.findall(r"__\w+__", head))
-            return Function(call.group(1), start, (open_paren + 1, close_paren),
+            qualifiers = frozenset(_QUALIFIER.findall(code, start, name.start()))
+            return Function(name.group(1), start, (open_paren + 1, close_paren),
                             (brace, self.block_end(brace) - 1), qualifiers)
         return None
 
@@ -238,33 +268,51 @@ class CudaSource(_Source):
         function = self.function_at(offset)
         return function is not None and function.is_device
 
+    def is_word_at(self, start: int, end: int) -> bool:
+        """Whether ``code[start:end]`` is a whole word (not part of a longer identifier)."""
+        code = self.code
+        return not ((start and (code[start - 1].isalnum() or code[start - 1] in "_$"))
+                    or (end < len(code) and (code[end].isalnum() or code[end] in "_$")))
+
+    def starts_word(self, pos: int) -> bool:
+        """Whether no identifier character comes right before ``pos``."""
+        return not pos or not (self.code[pos - 1].isalnum() or self.code[pos - 1] in "_$")
+
     @cached_property
     def loops(self) -> list[Loop]:
-        """Every ``for``, ``while`` and ``do`` loop, outer ones first."""
+        """Every ``for``, ``while`` and ``do`` loop, in order of their keyword."""
         loops: list[Loop] = []
         code = self.code
-        for match in _LOOP.finditer(code):
-            keyword = match.group(1) or "do"
-            if keyword == "do":
-                brace = match.end() - 1
-                loops.append(Loop("do", match.start(), (brace, brace),
-                                  (brace, self.block_end(brace))))
-                continue
-            open_paren = match.end() - 1
-            close_paren = self.paren_end(open_paren)
-            if close_paren < 0:
-                continue
-            body_start = self.skip_space(close_paren + 1)
-            if keyword == "while" and code.startswith(";", body_start):
-                continue  # the tail of a do-while
-            if code.startswith("{", body_start):
-                body_end = self.block_end(body_start)
-            else:
-                semicolon = code.find(";", body_start)
-                body_end = len(code) if semicolon == -1 else semicolon + 1
-            loops.append(Loop(keyword, match.start(), (open_paren + 1, close_paren),
-                              (body_start, body_end)))
+        for keyword, head in _LOOP_HEAD.items():
+            for match in head.finditer(code):
+                if not self.is_word_at(match.start(), match.start() + len(keyword)):
+                    continue
+                if keyword == "do":
+                    brace = match.end() - 1
+                    loops.append(Loop("do", match.start(), (brace, brace),
+                                      (brace, self.block_end(brace))))
+                    continue
+                loop = self.loop_at(match.start(), keyword, match.end() - 1)
+                if loop is not None:
+                    loops.append(loop)
+        loops.sort(key=lambda loop: loop.start)
         return loops
+
+    def loop_at(self, start: int, keyword: str, open_paren: int) -> Loop | None:
+        """The ``for``/``while`` loop whose header opens at ``open_paren``."""
+        code = self.code
+        close_paren = self.paren_end(open_paren)
+        if close_paren < 0:
+            return None
+        body_start = self.skip_space(close_paren + 1)
+        if keyword == "while" and code.startswith(";", body_start):
+            return None  # the tail of a do-while
+        if code.startswith("{", body_start):
+            body_end = self.block_end(body_start)
+        else:
+            semicolon = code.find(";", body_start)
+            body_end = len(code) if semicolon == -1 else semicolon + 1
+        return Loop(keyword, start, (open_paren + 1, close_paren), (body_start, body_end))
 
     def enclosing_loop(self, offset: int) -> Loop | None:
         """The innermost loop whose header or body contains ``offset``."""
@@ -283,20 +331,16 @@ class CudaSource(_Source):
             return []
         found: list[SharedArray] = []
         code = self.code
-        for match in _SHARED.finditer(code):
-            end = code.find(";", match.end())
-            if end == -1:
+        for at in self.find_all("__shared__"):
+            statement_start = at + len("__shared__")
+            end = code.find(";", statement_start)
+            if end == -1 or (at and (code[at - 1].isalnum() or code[at - 1] == "_")):
                 continue
-            head = code[max(0, match.start() - 40):match.start()]
-            statement = code[match.end():end]
-            extern = bool(re.search(r"\bextern\s*$", head)) or "extern" in statement.split("[")[0]
-            statement_start = match.end()
+            statement = code[statement_start:end]
+            extern = "extern" in code[max(0, at - 40):at] or "extern" in statement.split("[")[0]
             # drop qualifiers and alignment, keep "type declarator, declarator"
-            cleaned = re.sub(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
-                             r"volatile|const|__restrict__)\b", lambda m: " " * len(m.group()),
-                             statement)
-            type_match = re.match(r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
-                                  r"[A-Za-z_][\w:]*(?:\s*<[^;<>]*>)?)", cleaned)
+            cleaned = _DECL_NOISE.sub(lambda m: " " * len(m.group()), statement)
+            type_match = _DECL_TYPE.match(cleaned)
             if type_match is None:
                 continue
             type_name = " ".join(type_match.group(1).split())
@@ -308,7 +352,7 @@ class CudaSource(_Source):
                     continue
                 dims = []
                 size = element
-                for dim in re.finditer(r"\[([^\]]*)\]", declarator.group("dims")):
+                for dim in _DIM.finditer(declarator.group("dims")):
                     start = statement_start + declarator.start("dims") + dim.start(1)
                     dims.append((start, start + len(dim.group(1))))
                     value = self.evaluate(dim.group(1)) if dim.group(1).strip() else None
@@ -325,22 +369,21 @@ class CudaSource(_Source):
         """
         code = self.code
         found = []
-        for match in re.finditer(r"<<<", code):
-            end = code.find(">>>", match.end())
+        for at in self.find_all("<<<"):
+            end = code.find(">>>", at + 3)
             if end == -1:
                 continue
-            args = _split_top_level(code[match.end():end])
+            args = _split_top_level(code[at + 3:end])
             if len(args) >= 2:
-                start = match.end() + args[1][0]
-                found.append((match.start(), "chevron", (start, match.end() + args[1][1])))
-        for match in re.finditer(r"\b(hipLaunchKernelGGL|cudaLaunchKernel|hipLaunchKernel|"
-                                 r"cudaLaunchCooperativeKernel|hipLaunchCooperativeKernel)\s*\(",
-                                 code):
+                found.append((at, "chevron", (at + 3 + args[1][0], at + 3 + args[1][1])))
+        for match in _LAUNCH_CALL.finditer(code):
+            if not self.is_word_at(match.start(), match.end(1)):
+                continue
             close = self.paren_end(match.end() - 1)
             if close < 0:
                 continue
             args = _split_top_level(code[match.end():close])
-            index = 2 if match.group(1) == "hipLaunchKernelGGL" else 2
+            index = 2  # (kernel, grid, block, ...) for all of them
             if len(args) > index:
                 start = match.end() + args[index][0]
                 found.append((match.start(), match.group(1), (start, match.end() + args[index][1])))
@@ -389,7 +432,8 @@ class CudaSource(_Source):
         """``const``/``constexpr`` integer variables with an initializer."""
         if "const" not in self.code:
             return {}
-        return {m.group(1): m for m in _CONSTANT.finditer(self.code)}
+        return {m.group(1): m for m in _CONSTANT.finditer(self.code)
+                if self.starts_word(m.start())}
 
     def constant_text(self, name: str) -> str | None:
         """The expression text behind a macro or constant name."""
@@ -398,7 +442,13 @@ class CudaSource(_Source):
 
     def evaluate(self, expr: str) -> int | None:
         """Value of a constant expression, resolving macros and constants of this file."""
-        return cexpr.evaluate(expr, self.constant_text)
+        expr = expr.strip()
+        if expr.isdigit():
+            return int(expr)
+        cache = self.__dict__.setdefault("_evaluated", {})
+        if expr not in cache:
+            cache[expr] = cexpr.evaluate(expr, self.constant_text)
+        return cache[expr]
 
 
 def _split_top_level(text: str) -> list[tuple[int, int]]:

@@ -7,7 +7,12 @@ from contextlib import contextmanager
 
 import torch
 
-DTYPES = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+DTYPES = {
+    "fp32": torch.float32,
+    "tf32": torch.float32,
+    "fp16": torch.float16,
+    "bf16": torch.bfloat16,
+}
 
 
 @contextmanager
@@ -23,7 +28,9 @@ def precision_flags(precision: str) -> Iterator[None]:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved
 
 
-def randn(shape: tuple[int, ...], dtype: torch.dtype, device: str, generator: torch.Generator) -> torch.Tensor:
+def randn(
+    shape: tuple[int, ...], dtype: torch.dtype, device: str, generator: torch.Generator
+) -> torch.Tensor:
     """Normal random values drawn on ``device`` (never zeros: they can run faster)."""
     return torch.randn(shape, dtype=dtype, device=device, generator=generator)
 

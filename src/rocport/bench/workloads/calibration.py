@@ -17,7 +17,12 @@ from rocport.bench.results import Result
 def run(ctx: Context, seconds: float, repeats: int) -> Iterator[Result]:
     """Time ``time.sleep(seconds)``; value = measured / nominal."""
     t0 = time.perf_counter()
-    timing = ctx.time(f"calibration sleep {seconds * 1e3:g} ms", lambda i: time.sleep(seconds), warmup=1, repeats=repeats)
+    timing = ctx.time(
+        f"calibration sleep {seconds * 1e3:g} ms",
+        lambda i: time.sleep(seconds),
+        warmup=1,
+        repeats=repeats,
+    )
     wall = (time.perf_counter() - t0) / (repeats + 1)
     yield Result(
         id="calibration/sleep",

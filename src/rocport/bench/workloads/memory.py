@@ -20,10 +20,14 @@ from rocport.bench.workloads._common import generator, randn
 def _buffers(ctx: Context, n: int, count: int, seed: int) -> list[list[torch.Tensor]]:
     gen = generator(ctx.device, seed)
     sets = rotation_count(n * 4 * count, ctx.cache_bytes)
-    return [[randn((n,), torch.float32, ctx.device, gen) for _ in range(count)] for _ in range(sets)]
+    return [
+        [randn((n,), torch.float32, ctx.device, gen) for _ in range(count)] for _ in range(sets)
+    ]
 
 
-def _bandwidth_result(ctx: Context, rid: str, workload: str, impl: str, n: int, bytes_moved: int, timing) -> Result:
+def _bandwidth_result(
+    ctx: Context, rid: str, workload: str, impl: str, n: int, bytes_moved: int, timing
+) -> Result:
     return Result(
         id=rid,
         workload=workload,
@@ -45,7 +49,15 @@ def copy(ctx: Context, n: int) -> Iterator[Result | Skipped]:
         yield Skipped("copy/torch/fp32", "copy_ returned wrong data")
         return
     timing = ctx.time(f"copy {n:,} fp32", lambda i: dst.copy_(sets[i % len(sets)][0]))
-    yield _bandwidth_result(ctx, "copy/torch/fp32", "copy", "torch Tensor.copy_ (runtime copy kernel)", n, 2 * n * 4, timing)
+    yield _bandwidth_result(
+        ctx,
+        "copy/torch/fp32",
+        "copy",
+        "torch Tensor.copy_ (runtime copy kernel)",
+        n,
+        2 * n * 4,
+        timing,
+    )
 
 
 def vector_add(ctx: Context, n: int, triton: bool) -> Iterator[Result | Skipped]:
@@ -60,7 +72,11 @@ def vector_add(ctx: Context, n: int, triton: bool) -> Iterator[Result | Skipped]
         kernels = triton_kernels.load()
         variants += [
             ("naive", "triton, one element per thread (rocport)", kernels.add_naive),
-            ("vectorized", f"triton, {kernels.VEC}-wide vectors + masked tail (rocport)", kernels.add_vectorized),
+            (
+                "vectorized",
+                f"triton, {kernels.VEC}-wide vectors + masked tail (rocport)",
+                kernels.add_vectorized,
+            ),
         ]
     elif triton and reason is None:
         verdicts = triton_kernels.interpreter_check()

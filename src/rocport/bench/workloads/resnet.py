@@ -50,19 +50,29 @@ def build_model(arch: str, device: str, memory_format: str) -> torch.nn.Module:
     return model
 
 
-def make_step(cfg: ResnetConfig, device: str, model: torch.nn.Module | None = None) -> tuple[Callable[[int], object], torch.nn.Module]:
+def make_step(
+    cfg: ResnetConfig, device: str, model: torch.nn.Module | None = None
+) -> tuple[Callable[[int], object], torch.nn.Module]:
     """A function ``step(i)`` that runs one inference or training step on batch ``i``."""
     model = model if model is not None else build_model(cfg.arch, device, cfg.memory_format)
     fmt = torch.channels_last if cfg.memory_format == "channels_last" else torch.contiguous_format
     gen = generator(device, seed=cfg.batch)
     shape = (cfg.batch, 3, cfg.resolution, cfg.resolution)
-    images = [torch.randn(shape, device=device, generator=gen).contiguous(memory_format=fmt) for _ in range(INPUT_SETS)]
-    labels = [torch.randint(0, 1000, (cfg.batch,), device=device, generator=gen) for _ in range(INPUT_SETS)]
+    images = [
+        torch.randn(shape, device=device, generator=gen).contiguous(memory_format=fmt)
+        for _ in range(INPUT_SETS)
+    ]
+    labels = [
+        torch.randint(0, 1000, (cfg.batch,), device=device, generator=gen)
+        for _ in range(INPUT_SETS)
+    ]
     device_type = torch.device(device).type
     autocast = cfg.precision in ("fp16", "bf16")
 
     def amp():
-        return torch.autocast(device_type, dtype=DTYPES[cfg.precision]) if autocast else nullcontext()
+        return (
+            torch.autocast(device_type, dtype=DTYPES[cfg.precision]) if autocast else nullcontext()
+        )
 
     runner = torch.compile(model) if cfg.compile else model
     if cfg.mode == "inference":
@@ -113,7 +123,9 @@ def run(ctx: Context, configs: list[ResnetConfig]) -> Iterator[Result | Skipped]
                 if key not in flops_cache:
                     flops_cache[key] = count_flops(cfg, ctx.device)
                 step, model = make_step(cfg, ctx.device)
-                timing = ctx.time(f"{cfg.arch} {cfg.mode} {cfg.precision} {cfg.memory_format} b{cfg.batch}", step)
+                timing = ctx.time(
+                    f"{cfg.arch} {cfg.mode} {cfg.precision} {cfg.memory_format} b{cfg.batch}", step
+                )
         except torch.OutOfMemoryError:
             torch.cuda.empty_cache()
             yield Skipped(cfg.id, "out of device memory")
@@ -132,12 +144,20 @@ def run(ctx: Context, configs: list[ResnetConfig]) -> Iterator[Result | Skipped]
             unit="images/s",
             value=cfg.batch / timing.median_s,
             implementation="torchvision " + cfg.arch + (" + torch.compile" if cfg.compile else ""),
-            params={**asdict(cfg), "flops_per_step": flops, "model_tflops": flops / timing.median_s / 1e12},
+            params={
+                **asdict(cfg),
+                "flops_per_step": flops,
+                "model_tflops": flops / timing.median_s / 1e12,
+            },
             timing=timing,
         )
         if peak:
             # % of peak from the model's counted FLOP rate; the headline value stays images/s
-            result.peak = {**peak, "value": peak["value"] * 1e12 / flops * cfg.batch, "unit": "images/s",
-                           "key": f"{peak['key']} (at {flops / cfg.batch / 1e9:.2f} GFLOP per image)"}
+            result.peak = {
+                **peak,
+                "value": peak["value"] * 1e12 / flops * cfg.batch,
+                "unit": "images/s",
+                "key": f"{peak['key']} (at {flops / cfg.batch / 1e9:.2f} GFLOP per image)",
+            }
         del model, step
         yield result

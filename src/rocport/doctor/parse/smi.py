@@ -6,14 +6,16 @@ object keyed ``card0``, ``card1``, ... plus ``system``; every value is a string,
 key capitalisation changed between releases, e.g. ``Card series`` / ``Card Series``).
 amd-smi reference: ROCm/amdsmi ``amdsmi_cli`` (https://rocm.docs.amd.com/projects/amdsmi/en/latest/how-to/amdsmi-cli-tool.html):
 a list of per-GPU objects (``{"gpu_data": [...]}`` from ROCm 6.4 on) with ``asic.market_name``,
-``asic.target_graphics_version`` and ``vram.size`` as ``{"value": 196592, "unit": "MB"}``.
+``asic.target_graphics_version`` and ``vram.size`` as ``{"value": 196592, "unit": "MB"}``;
+``amd-smi metric --json`` has, per GPU, ``usage.gfx_activity``, ``temperature.hotspot`` /
+``temperature.edge`` and ``mem_usage.used_vram`` / ``total_vram`` in the same value/unit form.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 
@@ -111,11 +113,8 @@ def _bytes(value: Any) -> int | None:
 
 def parse_amd_smi_static(text: str) -> tuple[list[SmiGpu], str | None]:
     """Return the GPUs and driver version from ``amd-smi static --json``."""
-    data = _first_json(text)
-    if isinstance(data, dict):
-        data = data.get("gpu_data", [])
     gpus, driver = [], None
-    for item in data:
+    for item in _gpu_list(_first_json(text)):
         asic, vram = item.get("asic", {}), item.get("vram", {})
         info = item.get("driver", {})
         if isinstance(info, dict) and info.get("version"):
@@ -132,3 +131,39 @@ def parse_amd_smi_static(text: str) -> tuple[list[SmiGpu], str | None]:
             )
         )
     return gpus, driver
+
+
+def _gpu_list(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        data = data.get("gpu_data", [])
+    return [item for item in data if isinstance(item, dict)]
+
+
+def merge_amd_smi_metric(gpus: list[SmiGpu], text: str) -> list[SmiGpu]:
+    """Fill temperature, use and used VRAM from ``amd-smi metric --json`` into ``gpus``."""
+    metrics = {f"gpu{item.get('gpu')}": item for item in _gpu_list(_first_json(text))}
+    merged = []
+    for gpu in gpus:
+        item = metrics.get(gpu.card)
+        if item is None:
+            merged.append(gpu)
+            continue
+        temps = item.get("temperature") or {}
+        usage = item.get("usage") or {}
+        memory = item.get("mem_usage") or {}
+        temperature = _number(temps.get("hotspot")) if isinstance(temps, dict) else None
+        if temperature is None and isinstance(temps, dict):
+            temperature = _number(temps.get("edge"))
+        merged.append(
+            replace(
+                gpu,
+                temperature_c=temperature,
+                use_percent=_number(usage.get("gfx_activity")) if isinstance(usage, dict) else None,
+                vram_used_bytes=_bytes(memory.get("used_vram"))
+                if isinstance(memory, dict)
+                else None,
+                vram_total_bytes=gpu.vram_total_bytes
+                or (_bytes(memory.get("total_vram")) if isinstance(memory, dict) else None),
+            )
+        )
+    return merged

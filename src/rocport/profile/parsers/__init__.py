@@ -20,10 +20,14 @@ def parse_file(path: Path) -> KernelTable:
         text = path.read_text("utf-8", errors="replace")
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    head = next((line for line in text.splitlines() if line.strip() and not line.startswith("==")), "")
+    head = next(
+        (line for line in text.splitlines() if line.strip() and not line.startswith("==")), ""
+    )
     if path.suffix == ".json":
         return torch_profiler.parse_trace(text, str(path))
-    if head.startswith('"Name","Calls","TotalDurationNs"') or head.startswith("Name,Calls,TotalDurationNs"):
+    if head.startswith('"Name","Calls","TotalDurationNs"') or head.startswith(
+        "Name,Calls,TotalDurationNs"
+    ):
         module = rocprofv3 if "MinNs" in head else rocprof
         return module.parse(text, str(path))
     if '"Counter_Name"' in head or "Counter_Name" in head.split(","):
@@ -34,4 +38,6 @@ def parse_file(path: Path) -> KernelTable:
         return nsys.parse(text, str(path))
     if "Self CPU" in text[:5000] and "# of Calls" in text[:5000]:
         return torch_profiler.parse_key_averages(text, str(path))
-    raise InputError(f"{path}: not a profiler output rocport knows (rocprof, rocprofv3, ncu, nsys, torch.profiler)")
+    raise InputError(
+        f"{path}: not a profiler output rocport knows (rocprof, rocprofv3, ncu, nsys, torch.profiler)"
+    )

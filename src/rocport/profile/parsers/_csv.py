@@ -11,8 +11,14 @@ from rocport.errors import InputError
 def rows(text: str, source: str, required: tuple[str, ...]) -> list[dict[str, str]]:
     """The rows of a CSV table, skipping lines before its header (profiler chatter)."""
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if all(f'"{c}"' in line or c in line.split(",") for c in required)),
-                 None)
+    start = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if all(f'"{c}"' in line or c in line.split(",") for c in required)
+        ),
+        None,
+    )
     if start is None:
         raise InputError(f"{source}: no header with {', '.join(required)}")
     body = [line for line in lines[start:] if line.strip() and not line.startswith("==")]

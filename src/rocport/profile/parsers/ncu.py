@@ -14,10 +14,26 @@ from __future__ import annotations
 from rocport.profile.model import KernelStat, KernelTable, merge
 from rocport.profile.parsers._csv import number, rows
 
-_TIME_UNITS = {"nsecond": 1.0, "ns": 1.0, "usecond": 1e3, "us": 1e3, "msecond": 1e6, "ms": 1e6,
-               "second": 1e9, "s": 1e9}
-_BYTES_PER_S = {"byte/second": 1e-9, "Kbyte/second": 1e-6, "Mbyte/second": 1e-3, "Gbyte/second": 1.0,
-                "Tbyte/second": 1e3, "byte/s": 1e-9, "Gbyte/s": 1.0, "Tbyte/s": 1e3}
+_TIME_UNITS = {
+    "nsecond": 1.0,
+    "ns": 1.0,
+    "usecond": 1e3,
+    "us": 1e3,
+    "msecond": 1e6,
+    "ms": 1e6,
+    "second": 1e9,
+    "s": 1e9,
+}
+_BYTES_PER_S = {
+    "byte/second": 1e-9,
+    "Kbyte/second": 1e-6,
+    "Mbyte/second": 1e-3,
+    "Gbyte/second": 1.0,
+    "Tbyte/second": 1e3,
+    "byte/s": 1e-9,
+    "Gbyte/s": 1.0,
+    "Tbyte/s": 1e3,
+}
 
 DURATION = ("gpu__time_duration.sum", "Duration")
 BANDWIDTH = ("dram__bytes.sum.per_second", "DRAM Bandwidth")  # "Memory Throughput" in byte/s too
@@ -35,12 +51,17 @@ def parse(text: str, source: str) -> KernelTable:
             continue
         stat = KernelStat(name, 1, ns)
         stat.bandwidth_gbs = _first(metrics, BANDWIDTH, _BYTES_PER_S, source)
-        if stat.bandwidth_gbs is None and metrics.get("Memory Throughput", ("", ""))[0] in _BYTES_PER_S:
+        if (
+            stat.bandwidth_gbs is None
+            and metrics.get("Memory Throughput", ("", ""))[0] in _BYTES_PER_S
+        ):
             stat.bandwidth_gbs = _first(metrics, ("Memory Throughput",), _BYTES_PER_S, source)
         stat.cache_hit_pct = _first(metrics, CACHE_HIT, None, source)
         stat.utilization_pct = _first(metrics, UTILIZATION, None, source)
         stats.append(stat)
-    notes = [] if stats else ["no launch had a duration metric (add --metrics gpu__time_duration.sum)"]
+    notes = (
+        [] if stats else ["no launch had a duration metric (add --metrics gpu__time_duration.sum)"]
+    )
     return KernelTable("ncu", [source], merge(stats), notes)
 
 
@@ -57,11 +78,18 @@ def _wide(text: str, source: str) -> list[tuple[str, dict[str, tuple[str, str]]]
     if not table:
         return []
     units, body = (table[0], table[1:]) if not table[0]["ID"] else ({}, table)
-    return [(row["Kernel Name"], {k: (units.get(k, ""), v) for k, v in row.items() if k}) for row in body]
+    return [
+        (row["Kernel Name"], {k: (units.get(k, ""), v) for k, v in row.items() if k})
+        for row in body
+    ]
 
 
-def _first(metrics: dict[str, tuple[str, str]], names: tuple[str, ...], units: dict[str, float] | None,
-           source: str) -> float | None:
+def _first(
+    metrics: dict[str, tuple[str, str]],
+    names: tuple[str, ...],
+    units: dict[str, float] | None,
+    source: str,
+) -> float | None:
     for name in names:
         if name in metrics:
             unit, value = metrics[name]

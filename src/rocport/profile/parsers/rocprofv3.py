@@ -32,7 +32,10 @@ def parse(text: str, source: str) -> KernelTable:
             share=number(row["Percentage"], source, "Percentage") / 100.0,
         )
         if row.get("MinNs"):
-            stat.extra = {"min_ns": number(row["MinNs"], source, "MinNs"), "max_ns": number(row["MaxNs"], source, "MaxNs")}
+            stat.extra = {
+                "min_ns": number(row["MinNs"], source, "MinNs"),
+                "max_ns": number(row["MaxNs"], source, "MaxNs"),
+            }
         stats.append(stat)
     return KernelTable("rocprofv3", [source], stats)
 
@@ -44,10 +47,12 @@ def parse_counters(text: str, source: str) -> KernelTable:
         key = row.get("Dispatch_Id") or row.get("Correlation_Id") or str(len(dispatches))
         d = dispatches.setdefault(key, {"name": row["Kernel_Name"], "counters": {}, "ns": None})
         d["counters"][row["Counter_Name"]] = d["counters"].get(row["Counter_Name"], 0.0) + number(
-            row["Counter_Value"], source, "Counter_Value")
+            row["Counter_Value"], source, "Counter_Value"
+        )
         if row.get("Start_Timestamp") and row.get("End_Timestamp"):
             d["ns"] = number(row["End_Timestamp"], source, "End_Timestamp") - number(
-                row["Start_Timestamp"], source, "Start_Timestamp")
+                row["Start_Timestamp"], source, "Start_Timestamp"
+            )
     stats = []
     for d in dispatches.values():
         c, ns = d["counters"], d["ns"]
@@ -68,6 +73,10 @@ def attach_counters(table: KernelTable, counters: KernelTable) -> KernelTable:
     for k in table.kernels:
         c = by_name.get(k.name)
         if c:
-            k.bandwidth_gbs, k.cache_hit_pct, k.utilization_pct = c.bandwidth_gbs, c.cache_hit_pct, c.utilization_pct
+            k.bandwidth_gbs, k.cache_hit_pct, k.utilization_pct = (
+                c.bandwidth_gbs,
+                c.cache_hit_pct,
+                c.utilization_pct,
+            )
     table.sources += counters.sources
     return table

@@ -35,13 +35,17 @@ def _ns(text: str, source: str) -> float:
 def parse_key_averages(text: str, source: str) -> KernelTable:
     """Device kernels (rows with device time and no CPU time) or, on CPU runs, operators by self CPU."""
     lines = text.splitlines()
-    rules = [i for i, line in enumerate(lines) if line.startswith("---") and set(line.strip()) <= {"-", " "}]
+    rules = [
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("---") and set(line.strip()) <= {"-", " "}
+    ]
     if len(rules) < 3:
         raise InputError(f"{source}: no key_averages table (three dashed rules) found")
     spans = [(m.start(), m.end()) for m in re.finditer(r"-+", lines[rules[0]])]
-    cut = lambda line: [line[a:b + 2].strip() for a, b in spans]  # noqa: E731
+    cut = lambda line: [line[a : b + 2].strip() for a, b in spans]  # noqa: E731
     header = cut(lines[rules[0] + 1])
-    body = [cut(line) for line in lines[rules[1] + 1:rules[2]] if line.strip()]
+    body = [cut(line) for line in lines[rules[1] + 1 : rules[2]] if line.strip()]
     col = {name: i for i, name in enumerate(header)}
     if "Name" not in col or "# of Calls" not in col:
         raise InputError(f"{source}: table header lacks Name / # of Calls: {header}")
@@ -56,8 +60,13 @@ def parse_key_averages(text: str, source: str) -> KernelTable:
     notes = []
     if not stats:
         notes.append("no device kernels in the table: operators ranked by self CPU time")
-        stats = [KernelStat(row[col["Name"]], int(row[col["# of Calls"]]), _ns(row[col["Self CPU"]], source))
-                 for row in body if _ns(row[col["Self CPU"]], source) > 0]
+        stats = [
+            KernelStat(
+                row[col["Name"]], int(row[col["# of Calls"]]), _ns(row[col["Self CPU"]], source)
+            )
+            for row in body
+            if _ns(row[col["Self CPU"]], source) > 0
+        ]
     return KernelTable(tool, [source], stats, notes)
 
 

@@ -6,8 +6,8 @@ import re
 
 #: Warp intrinsics whose first argument is a lane mask (CUDA names; HIP 6.2+ uses the same).
 MASKED_CALL = re.compile(
-    r"\b(__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__uni_sync|"
-    r"__match_any_sync|__match_all_sync|__syncwarp|__reduce_(?:add|min|max|and|or|xor)_sync)"
+    r"(__(?:shfl(?:_up|_down|_xor)?_sync|ballot_sync|any_sync|all_sync|uni_sync|"
+    r"match_any_sync|match_all_sync|syncwarp|reduce_(?:add|min|max|and|or|xor)_sync))"
     r"\s*\("
 )
 #: A full 32-lane mask written as a literal.

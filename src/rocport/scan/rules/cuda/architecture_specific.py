@@ -45,7 +45,7 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, dict]]:
     rows = {row["pattern"]: row for row in tables.architecture_features()}
     names = sorted(rows, key=len, reverse=True)
     alternatives = "|".join(re.escape(name) for name in names)
-    return re.compile(rf"(?<![\w:])(?:{alternatives})(?!\w)"), rows
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), rows
 
 
 @rule(id="RP112", name="architecture-specific", severity=Severity.ERROR,
@@ -57,9 +57,13 @@ def check(src: CudaSource) -> Iterator[Finding]:
             and "barrier" not in code:
         return
     pattern, rows = _pattern()
+    seen: set[tuple[int, str]] = set()
     for match in pattern.finditer(code):
         row = rows[match.group()]
+        line = src.location(match.start()).line
+        if (line, match.group()) in seen:
+            continue
+        seen.add((line, match.group()))
         yield src.finding(
-            match.start(), f"`{match.group()}` is a {row['feature']} feature with no HIP "
-            "equivalent of that name",
-            src.hint(row["hint"][0].upper() + row["hint"][1:]))
+            match.start(), f"`{match.group()}` ({row['feature']}) has no HIP equivalent of "
+            "that name", src.hint(row["hint"][0].upper() + row["hint"][1:]))

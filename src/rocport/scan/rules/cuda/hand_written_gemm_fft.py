@@ -35,7 +35,7 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_LOOP_VAR = re.compile(r"^\s*(?:[\w:<>]+\s+)*([A-Za-z_]\w*)\s*=")
+_LOOP_VAR = re.compile(r"\s*(?:[\w:<>]+\s+)*([A-Za-z_]\w*)\s*=")
 _SUBSCRIPTED = r"([A-Za-z_]\w*)\s*((?:\[[^\[\];]*\]\s*)+)"
 _PRODUCT_ACCUMULATE = re.compile(
     r"\b[A-Za-z_]\w*(?:\[[^\]]*\])*\s*\+=\s*" + _SUBSCRIPTED + r"\*\s*" + _SUBSCRIPTED
@@ -61,12 +61,12 @@ def check(src: CudaSource) -> Iterator[Finding]:
         name = var.group(1)
         uses = re.compile(rf"\b{re.escape(name)}\b")
         for product in _PRODUCT_ACCUMULATE.finditer(body):
-            a, a_index, b, b_index = product.groups()
+            a, a_index, b, b_index = (part.strip() for part in product.groups())
             if a != b and a_index != b_index and uses.search(a_index) and uses.search(b_index):
                 reported.add(function.body[0])
                 yield src.finding(
                     loop.start, f"hand-written GEMM loop in `{function.name}` "
-                    f"(`{a}{a_index.strip()} * {b}{b_index.strip()}` over `{name}`)",
+                    f"(`{a}{a_index} * {b}{b_index}` over `{name}`)",
                     src.hint("Call rocBLAS/hipBLAS (`hipblasSgemm`) or hipBLASLt, which use "
                              "the MFMA matrix cores"))
                 break

@@ -38,10 +38,9 @@ from rocport._diagnostics import Applicability, Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 
-_LANE_MATH = re.compile(
-    r"(?P<lhs>\b[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*|\))\s*"
-    r"(?P<op>%|&(?![&=])|>>|/)(?!=)\s*(?P<num>0[xX]1[fF]|32|31|5)[uU]?(?![\w.])"
-)
+#: the operator and constant; the left operand is found by searching backwards from it
+_OP_CONSTANT = re.compile(r"(?P<op>%|&|>>|/)(?!=)\s*(?P<num>0[xX]1[fF]|32|31|5)[uU]?(?![\w.])")
+_LHS = re.compile(r"(?P<lhs>(?<![\w])[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*|\))\s*$")
 _VALID = {("%", "32"), ("/", "32"), ("&", "31"), ("&", "0x1f"), (">>", "5")}
 _INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
 _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
@@ -54,22 +53,24 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if not src.device_functions:
         return
-    for function in src.device_functions:
-        start, end = function.body
-        for match in _LANE_MATH.finditer(code, start, end):
-            op, num = match.group("op"), match.group("num").lower()
-            if (op, num) not in _VALID:
+    for match in _OP_CONSTANT.finditer(code):
+        op, num = match.group("op"), match.group("num").lower()
+        if (op, num) not in _VALID or (op == "&" and code[match.start() - 1:match.start()] == "&"):
+            continue
+        if not src.in_device_code(match.start()):
+            continue
+        left = _LHS.search(code, max(0, match.start() - 120), match.start())
+        if left is None:
+            continue
+        lhs_start, lhs = left.start("lhs"), left.group("lhs")
+        if lhs == ")":
+            lhs_start = _open_paren(code, lhs_start)
+            if lhs_start < 0:
                 continue
-            lhs_start = match.start("lhs")
-            lhs = match.group("lhs")
-            if lhs == ")":
-                lhs_start = _open_paren(code, match.start("lhs"))
-                if lhs_start < 0:
-                    continue
-                lhs = code[lhs_start:match.end("lhs")]
-            if not _INDEX_NAME.search(lhs):
-                continue
-            yield _finding(src, match, op, num, lhs.strip(), lhs_start)
+            lhs = code[lhs_start:left.end("lhs")]
+        if not _INDEX_NAME.search(lhs):
+            continue
+        yield _finding(src, match, op, num, lhs.strip(), lhs_start)
 
 
 def _finding(src: CudaSource, match: re.Match[str], op: str, num: str, lhs: str,

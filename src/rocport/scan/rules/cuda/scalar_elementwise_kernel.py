@@ -42,6 +42,7 @@ import re
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
+from rocport.scan import cexpr
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
@@ -60,7 +61,7 @@ _GLOBAL_INDEX = re.compile(
 )
 _SUBSCRIPT = re.compile(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]")
 _DISQUALIFY = re.compile(r"float[234]|int[234]|double2|half2|reinterpret_cast|__shared__|"
-                         r"__shfl|atomic|__syncthreads|\bfor\b|\bwhile\b")
+                         r"__shfl|atomic|__syncthreads|\bfor\b|\bwhile\b|\[[^\]\[;]*\[")
 
 
 @rule(id="RP120", name="scalar-elementwise-kernel", severity=Severity.NOTE,
@@ -86,8 +87,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
                 or not bases <= pointers.keys() or len(bases) < 2:
             continue
         element = pointers[sorted(bases)[0]]
+        factor = 16 // (cexpr.sizeof(element) or 4)
         yield src.finding(
             code.find(function.name, function.start), f"element-wise kernel `{function.name}` "
-            f"moves one `{element}` per thread and array; 16-byte vector loads move four times "
-            "more per memory instruction",
+            f"moves one `{element}` per thread and array; 16-byte vector loads move {factor} "
+            "times more per memory instruction",
             src.hint("Vectorize with `float4`-style loads and stores plus a scalar tail"))

@@ -37,6 +37,7 @@ from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._warp import SHUFFLE
 
+_FOR = re.compile(r"for\s*\(")
 _DOWN = re.compile(
     r"^\s*(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
     r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<start>16)[uU]?\s*;[^;]*;\s*"
@@ -55,12 +56,18 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "shfl" not in code:
         return
-    for loop in src.loops:
-        if loop.keyword != "for" or not SHUFFLE.search(code, *loop.body):
+    for head in _FOR.finditer(code):
+        if not src.starts_word(head.start()):
             continue
-        header_start = loop.header[0]
-        header = code[header_start:loop.header[1]]
-        down = _DOWN.match(header)
+        close = src.paren_end(head.end() - 1)
+        header_start = head.end()
+        header = code[header_start:close] if close > 0 else ""
+        down, up = _DOWN.match(header), _UP.match(header)
+        if not (down or up):
+            continue
+        loop = src.loop_at(head.start(), "for", head.end() - 1)
+        if loop is None or not SHUFFLE.search(code, *loop.body):
+            continue
         if down:
             start, end = header_start + down.start("start"), header_start + down.end("start")
             yield src.finding(
@@ -68,7 +75,6 @@ def check(src: CudaSource) -> Iterator[Finding]:
                 "wavefront needs offsets from 32",
                 src.replace(start, end, "warpSize / 2", "Start at `warpSize / 2`"))
             continue
-        up = _UP.match(header)
         if up:
             start, end = header_start + up.start("limit"), header_start + up.end("limit")
             limit = "warpSize" if (up.group("cmp"), up.group("limit")) == ("<", "32") else \

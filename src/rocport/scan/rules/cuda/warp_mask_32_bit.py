@@ -53,6 +53,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
         return
     fixed_names: set[str] = set()
     for call in MASKED_CALL.finditer(code):
+        if not src.starts_word(call.start()):
+            continue
         start, end = first_argument(code, call.end() - 1)
         mask = code[start:end]
         if not mask:

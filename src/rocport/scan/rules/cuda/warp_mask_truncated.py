@@ -39,12 +39,14 @@ from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._warp import MASK_PRODUCER
 
+_PRODUCER_CALL = re.compile("(" + MASK_PRODUCER + r")\s*\(")
+#: ``type name =`` right before a mask-producing call (searched backwards from the call)
 _DECLARATION = re.compile(
-    r"\b(?P<type>(?:unsigned\s+int|unsigned(?!\s+(?:long|char|short))|uint32_t|uint|int32_t|"
-    r"(?<!long\s)int))\s+(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<call>" + MASK_PRODUCER + r")\s*\("
+    r"(?<![\w])(?P<type>(?:unsigned\s+int|unsigned(?!\s+(?:long|char|short))|uint32_t|uint|int32_t|"
+    r"(?<!long\s)int))\s+(?P<name>[A-Za-z_]\w*)\s*=\s*$"
 )
-_NARROW_BIT_OP = re.compile(r"\b(?P<op>__popc|__ffs|__clz)\s*\(\s*(?P<call>" + MASK_PRODUCER
-                            + r")\s*\(")
+#: ``__popc(`` right before the call
+_NARROW_BIT_OP = re.compile(r"(?<![\w])(?P<op>__popc|__ffs|__clz)\s*\(\s*$")
 _WIDE = {"__popc": ("__popcll", Applicability.SAFE), "__ffs": ("__ffsll", Applicability.SAFE),
          "__clz": ("__clzll", Applicability.UNSAFE)}
 
@@ -56,16 +58,23 @@ def check(src: CudaSource) -> Iterator[Finding]:
     if "__activemask" not in code and "__ballot" not in code and "__match_" not in code \
             and "__lanemask" not in code:
         return
-    for match in _DECLARATION.finditer(code):
-        yield src.finding(
-            match.start("type"), f"`{match.group('call')}()` returns a 64-bit lane mask in HIP; "
-            f"`{match.group('type')} {match.group('name')}` keeps only lanes 0-31",
-            src.replace(*match.span("type"), "unsigned long long",
-                        f"Declare `{match.group('name')}` as `unsigned long long`",
-                        Applicability.UNSAFE))
-    for match in _NARROW_BIT_OP.finditer(code):
-        wide, applicability = _WIDE[match.group("op")]
-        yield src.finding(
-            match.start("op"), f"`{match.group('op')}` reads 32 bits of the 64-bit lane mask from "
-            f"`{match.group('call')}()`",
-            src.replace(*match.span("op"), wide, f"Use `{wide}`", applicability))
+    for call in _PRODUCER_CALL.finditer(code):
+        if not src.starts_word(call.start()):
+            continue
+        name = call.group(1)
+        window = max(0, call.start() - 80)
+        match = _DECLARATION.search(code, window, call.start())
+        if match:
+            yield src.finding(
+                match.start("type"), f"`{name}()` returns a 64-bit lane mask in HIP; "
+                f"`{match.group('type')} {match.group('name')}` keeps only lanes 0-31",
+                src.replace(*match.span("type"), "unsigned long long",
+                            f"Declare `{match.group('name')}` as `unsigned long long`",
+                            Applicability.UNSAFE))
+        match = _NARROW_BIT_OP.search(code, window, call.start())
+        if match:
+            wide, applicability = _WIDE[match.group("op")]
+            yield src.finding(
+                match.start("op"), f"`{match.group('op')}` reads 32 bits of the 64-bit lane mask "
+                f"from `{name}()`",
+                src.replace(*match.span("op"), wide, f"Use `{wide}`", applicability))

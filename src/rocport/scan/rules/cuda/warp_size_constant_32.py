@@ -44,9 +44,10 @@ def check(src: CudaSource) -> Iterator[Finding]:
             value = match.group(2).strip()
             if value.strip("()").rstrip("uU") != "32" or not WARP_SIZE_NAME.match(name):
                 continue
-            start = match.start(2) + match.group(2).index(value)
+            start = match.start(2) + match.group(2).index("32")
+            end = start + len(value.strip("()"))
             yield src.finding(
                 match.start(1), f"{kind} `{name}` fixes the warp size at 32; AMD CDNA "
                 "wavefronts have 64 lanes",
-                src.replace(start, start + len(value), "warpSize",
+                src.replace(start, end, "warpSize",
                             f"Define `{name}` as `warpSize`", Applicability.UNSAFE))

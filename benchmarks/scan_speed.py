@@ -1,0 +1,119 @@
+"""How fast ``rocport scan`` reads CUDA source: MB of source per second per core.
+
+Scans the port benchmark's generated tree (``benchmarks/corpus.py``, about 21 MB) with every
+CUDA rule in one process and reports, from the same run:
+
+- the end-to-end rate (walk, read, decode, blank, all rules) in MB per CPU-second (one core);
+- the cost of each stage: reading the files, blanking comments and literals, each rule;
+- the slowest rules, as a share of the total.
+
+Usage: ``python benchmarks/scan_speed.py [--size-mb 21] [--seed 2024] [--json OUT]``.
+Goal: at least 20 MB/s per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).parent))
+from corpus import generate  # noqa: E402
+
+from rocport.scan.context import CudaSource  # noqa: E402
+from rocport.scan.engine import iter_files, language_of, scan_paths  # noqa: E402
+from rocport.scan.registry import Language  # noqa: E402
+from rocport.scan.rules import RULES  # noqa: E402
+
+GOAL_MB_PER_S = 20.0
+
+
+def _timed(func):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = func()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def measure(tree: Path) -> dict:
+    rules = [r for r in RULES if r.language is Language.CUDA]
+    files = [p for p in iter_files([tree]) if language_of(p) is Language.CUDA]
+    texts, read_wall, read_cpu = _timed(lambda: [p.read_bytes().decode("utf-8") for p in files])
+    size = sum(len(t.encode("utf-8")) for t in texts)
+
+    report, scan_wall, scan_cpu = _timed(lambda: scan_paths([tree], rules))
+
+    # stage costs, measured on the texts already in memory
+    sources = [CudaSource(str(p), t) for p, t in zip(files, texts, strict=True)]
+    _, blank_wall, _ = _timed(lambda: [s.code for s in sources])
+    per_rule = {}
+    for rule in rules:
+
+        def run(rule=rule):
+            for src in sources:
+                src.rule = rule
+                for _ in rule.check(src):
+                    pass
+
+        per_rule[rule.id] = _timed(run)[1]
+    return {
+        "files": len(files),
+        "bytes": size,
+        "findings": len(report.findings),
+        "scan_wall_s": scan_wall,
+        "scan_cpu_s": scan_cpu,
+        "mb_per_cpu_s": size / 1e6 / scan_cpu,
+        "mb_per_wall_s": size / 1e6 / scan_wall,
+        "read_s": read_wall,
+        "blank_s": blank_wall,
+        "rules_s": per_rule,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=float, default=21.0)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="rocport-scan-speed-") as tmp:
+        tree = Path(tmp) / "tree"
+        generate(tree, args.size_mb, args.seed)
+        result = measure(tree)
+    console = Console()
+    console.print(
+        f"Tree: {result['files']} CUDA files, {result['bytes'] / 1e6:.1f} MB "
+        f"(benchmarks/corpus.py, seed {args.seed}); {result['findings']} findings"
+    )
+    table = Table("stage", "seconds", "share of scan")
+    total = result["scan_wall_s"]
+    table.add_row("read + decode", f"{result['read_s']:.2f}", f"{result['read_s'] / total:.0%}")
+    table.add_row(
+        "blank comments/literals", f"{result['blank_s']:.2f}", f"{result['blank_s'] / total:.0%}"
+    )
+    for rule_id, seconds in sorted(result["rules_s"].items(), key=lambda kv: -kv[1])[:6]:
+        table.add_row(
+            f"rule {rule_id} (with the views it builds first)",
+            f"{seconds:.2f}",
+            f"{seconds / total:.0%}",
+        )
+    table.add_row("whole scan (wall)", f"{total:.2f}", "100%")
+    console.print(table)
+    rate = result["mb_per_cpu_s"]
+    console.print(
+        f"Scan speed: {rate:.1f} MB per CPU-second (one core), "
+        f"{result['mb_per_wall_s']:.1f} MB/s wall; goal {GOAL_MB_PER_S:.0f} MB/s: "
+        f"{'met' if rate >= GOAL_MB_PER_S else 'NOT met'} "
+        f"({rate / GOAL_MB_PER_S:.2f}x the goal)"
+    )
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

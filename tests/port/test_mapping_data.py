@@ -1,0 +1,299 @@
+"""The CUDA -> HIP mapping data: shape, key uniqueness, important names, release targeting,
+and the check of every emitted HIP name against the real HIP 5.2 and 6.4 headers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from rocport.errors import InputError
+from rocport.port import mapping as mapping_mod
+from rocport.port.mapping import load_mapping
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = resources.files("rocport.port") / "data"
+META = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
+FAMILY_FILES = sorted(p.name for p in DATA.iterdir() if p.name.endswith(".json") and p.name not in META)
+SID_READY = REPO / ".toolchains" / "sid" / ".rocport-ready"
+
+_NAME = {"type": "string", "minLength": 1}
+_OLDER = {"type": "object", "required": ["hip"], "additionalProperties": False,
+          "properties": {"hip": _NAME, "transform": {"enum": ["drop_first_arg"]},
+                         "note": _NAME, "header": _NAME}}
+ENTRY_SCHEMA = {
+    "type": "object",
+    "required": ["kind"],
+    "additionalProperties": False,
+    "properties": {
+        "hip": _NAME,
+        "kind": {"enum": ["function", "type", "enum", "enumerator", "macro", "namespace",
+                          "variable"]},
+        "status": {"enum": ["supported", "unsupported", "deprecated"]},
+        "since": {"type": "string", "pattern": r"^\d+\.\d+$"},
+        "header": _NAME, "note": _NAME, "source": _NAME,
+        "transform": {"enum": ["drop_first_arg"]},
+        "older": _OLDER,
+    },
+    "if": {"properties": {"status": {"const": "unsupported"}}, "required": ["status"]},
+    "then": {"not": {"required": ["hip"]}},
+    "else": {"required": ["hip"]},
+}
+FAMILY_SCHEMA = {
+    "type": "object",
+    "required": ["schema", "family", "title", "source", "verified_releases", "entries"],
+    "properties": {
+        "schema": {"const": 1},
+        "family": _NAME, "title": _NAME, "source": {"type": "string", "minLength": 20},
+        "verified_releases": {"type": "array", "items": {"type": "string",
+                                                         "pattern": r"^\d+\.\d+$"}},
+        "hip_header_sets": {"type": "array", "items": _NAME},
+        "replaces": _NAME, "reference": _NAME,
+        "includes": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["hip"], "properties": {"hip": _NAME}}},
+        "entries": {"type": "object", "minProperties": 1,
+                    "additionalProperties": ENTRY_SCHEMA},
+    },
+}
+
+
+def _strict_load(name: str) -> dict:
+    def pairs(items: list[tuple[str, object]]) -> dict:
+        keys = [k for k, _ in items]
+        dupes = {k for k in keys if keys.count(k) > 1}
+        assert not dupes, f"{name}: duplicate keys {sorted(dupes)}"
+        return dict(items)
+
+    return json.loads((DATA / name).read_text(encoding="utf-8"), object_pairs_hook=pairs)
+
+
+def _need_toolchain(path: Path, what: str) -> None:
+    if path.exists():
+        return
+    reason = f"{what} not found at {path} (install it with scripts/toolchain-rocm.sh)"
+    if os.environ.get("ROCPORT_ALLOW_MISSING_TOOLCHAIN") == "1":
+        print(reason)
+        pytest.skip(reason)
+    pytest.fail(reason + "; set ROCPORT_ALLOW_MISSING_TOOLCHAIN=1 to skip")
+
+
+# -- shape ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", FAMILY_FILES)
+def test_family_file_shape(name: str) -> None:
+    doc = _strict_load(name)
+    jsonschema.validate(doc, FAMILY_SCHEMA)
+    assert name == f"{doc['family']}.json"
+    for cuda, entry in doc["entries"].items():
+        assert cuda.replace("::", "").isidentifier(), cuda
+        if "older" in entry:
+            assert "since" in entry, f"{cuda}: older without since"
+
+
+def test_meta_files_shape() -> None:
+    for name in META:
+        doc = _strict_load(name)
+        assert doc["schema"] == 1 and doc["source"]
+    inc = _strict_load("includes.json")
+    for cuda, entry in inc["entries"].items():
+        assert ("hip" in entry) != (entry.get("status") == "unsupported"), cuda
+    releases = [r["version"] for r in _strict_load("releases.json")["releases"]]
+    assert releases == sorted(releases, key=lambda v: tuple(map(int, v.split("."))))
+
+
+def test_no_cuda_name_in_two_base_families() -> None:
+    owner: dict[str, str] = {}
+    for name in FAMILY_FILES:
+        doc = _strict_load(name)
+        if doc.get("replaces"):
+            base = _strict_load(f"{doc['replaces']}.json")["entries"]
+            assert set(doc["entries"]) <= set(base) | set(doc["entries"])
+            continue
+        for cuda in doc["entries"]:
+            assert cuda not in owner, f"{cuda} in {name} and {owner[cuda]}"
+            owner[cuda] = name
+    assert 5000 < len(owner) < 20000
+
+
+def test_every_override_cites_a_source() -> None:
+    rows = tomllib.loads((DATA / "overrides.toml").read_text(encoding="utf-8"))["entry"]
+    seen = set()
+    for row in rows:
+        assert row.get("source"), row
+        assert (row["family"], row["cuda"]) not in seen, row
+        seen.add((row["family"], row["cuda"]))
+        assert ("hip" in row) != (row.get("status") == "unsupported"), row
+
+
+# -- important names --------------------------------------------------------------------------
+SPOT = [
+    ("cudaMalloc", "hipMalloc"), ("cudaMemcpyAsync", "hipMemcpyAsync"),
+    ("cudaStreamCreateWithFlags", "hipStreamCreateWithFlags"),
+    ("cudaEventElapsedTime", "hipEventElapsedTime"),
+    ("cudaGetDeviceProperties", "hipGetDeviceProperties"), ("cudaDeviceProp", "hipDeviceProp_t"),
+    ("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"), ("cudaSuccess", "hipSuccess"),
+    ("cudaDevAttrMaxThreadsPerBlock", "hipDeviceAttributeMaxThreadsPerBlock"),
+    ("cudaStreamCallback_t", "hipStreamCallback_t"), ("cudaLaunchKernel", "hipLaunchKernel"),
+    ("cudaTextureObject_t", "hipTextureObject_t"),
+    ("cuMemAlloc", "hipMalloc"), ("cuMemAlloc_v2", "hipMalloc"), ("CUresult", "hipError_t"),
+    ("CUdeviceptr", "hipDeviceptr_t"), ("cuLaunchKernel", "hipModuleLaunchKernel"),
+    ("CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK", "hipDeviceAttributeMaxThreadsPerBlock"),
+    ("cublasSgemm_v2", "hipblasSgemm"), ("cublasSgemm", "hipblasSgemm"),
+    ("cublasHandle_t", "hipblasHandle_t"), ("CUBLAS_OP_N", "HIPBLAS_OP_N"),
+    ("CUBLAS_COMPUTE_32F", "HIPBLAS_COMPUTE_32F"), ("cudaDataType", "hipDataType"),
+    ("CUDA_R_32F", "HIP_R_32F"), ("cublasLtMatmul", "hipblasLtMatmul"),
+    ("cufftExecC2C", "hipfftExecC2C"), ("cufftHandle", "hipfftHandle"),
+    ("curandGenerateUniform", "hiprandGenerateUniform"), ("curand_init", "hiprand_init"),
+    ("curandState", "hiprandState"), ("cusparseSpMV", "hipsparseSpMV"),
+    ("cusolverDnSgetrf", "hipsolverDnSgetrf"), ("cub", "hipcub"),
+    ("cub::DeviceReduce", "hipcub::DeviceReduce"), ("ncclAllReduce", "ncclAllReduce"),
+    ("make_cuComplex", "make_hipComplex"), ("cuCaddf", "hipCaddf"),
+    ("__nv_bfloat16", "__hip_bfloat16"), ("cooperative_groups::this_thread_block",
+                                          "cooperative_groups::this_thread_block"),
+    ("nvrtcCompileProgram", "hiprtcCompileProgram"), ("nvtxRangePushA", "roctxRangePushA"),
+    ("cudnnCreate", "miopenCreate"), ("cudaProfilerStart", "hipProfilerStart"),
+]
+
+
+@pytest.mark.parametrize(("cuda", "hip"), SPOT)
+def test_important_names_newest_release(cuda: str, hip: str) -> None:
+    entry = load_mapping().lookup(cuda)
+    assert entry is not None and entry.supported, cuda
+    assert entry.hip == hip and entry.cuda == cuda
+
+
+def test_shuffle_sync_falls_back_for_5_2() -> None:
+    new = load_mapping(rocm="6.4").lookup("__shfl_down_sync")
+    assert (new.hip, new.transform, new.since) == ("__shfl_down_sync", None, "6.2")
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" in new.note
+    old = load_mapping(rocm="5.2").lookup("__shfl_down_sync")
+    assert (old.hip, old.transform) == ("__shfl_down", "drop_first_arg")
+    # 6.0 was never verified, but the 6.2 is cited: the fallback applies there too
+    assert load_mapping(rocm="6.0").lookup("__ballot_sync").hip == "__ballot"
+
+
+def test_release_targeting_rules() -> None:
+    runtime = _strict_load("runtime.json")
+    derived = next(k for k, e in runtime["entries"].items()
+                   if e.get("since") == "6.4" and "source" not in e and "older" not in e)
+    # 5.2 was verified for the runtime family and lacks it
+    at52 = load_mapping(rocm="5.2").lookup(derived)
+    assert at52.status == "unsupported" and at52.hip is None and "6.4" in at52.note
+    # 6.0 was never verified: keep the entry
+    assert load_mapping(rocm="6.0").lookup(derived).supported
+    # cuBLAS was verified only for 6.4: a 5.2 target keeps hipBLAS names
+    assert load_mapping(rocm="5.2").lookup("cublasSgemm_v2").hip == "hipblasSgemm"
+    # a cited since with an older form
+    assert load_mapping(rocm="5.2").lookup("__nv_bfloat16").hip == "hip_bfloat16"
+
+
+def test_rocblas_variant_replaces_hipblas() -> None:
+    m = load_mapping(blas="rocblas")
+    assert m.lookup("cublasSgemm_v2").hip == "rocblas_sgemm"
+    assert m.lookup("cublasHandle_t").hip == "rocblas_handle"
+    assert m.lookup("CUBLAS_OP_N").hip == "rocblas_operation_none"
+    assert m.lookup("cublasCreate_v2").hip == "rocblas_create_handle"
+    assert m.lookup("cublasSgemm_v2").family == "cublas_rocblas"
+    assert m.lookup("cudaMalloc").hip == "hipMalloc"
+    assert m.include("cublas_v2.h").hip == "rocblas/rocblas.h"
+    assert load_mapping().include("cublas_v2.h").hip == "hipblas/hipblas.h"
+
+
+def test_includes() -> None:
+    m = load_mapping()
+    expected = {
+        "cuda_runtime.h": "hip/hip_runtime.h", "cuda.h": "hip/hip_runtime.h",
+        "cuda_runtime_api.h": "hip/hip_runtime_api.h",
+        "device_launch_parameters.h": "hip/hip_runtime.h", "cuda_fp16.h": "hip/hip_fp16.h",
+        "cuda_bf16.h": "hip/hip_bf16.h", "cooperative_groups.h": "hip/hip_cooperative_groups.h",
+        "cub/cub.cuh": "hipcub/hipcub.hpp", "curand_kernel.h": "hiprand/hiprand_kernel.h",
+        "curand.h": "hiprand/hiprand.h", "cufft.h": "hipfft/hipfft.h",
+        "cusparse.h": "hipsparse/hipsparse.h", "cusolverDn.h": "hipsolver/hipsolver.h",
+        "nccl.h": "rccl/rccl.h", "cudnn.h": "miopen/miopen.h", "nvrtc.h": "hip/hiprtc.h",
+        "thrust/device_vector.h": "thrust/device_vector.h", "cuComplex.h": "hip/hip_complex.h",
+    }
+    for cuda, hip in expected.items():
+        entry = m.include(cuda)
+        assert entry is not None and entry.hip == hip, (cuda, entry)
+    assert m.include("./cuda_runtime.h").hip == "hip/hip_runtime.h"
+    assert m.include("no_such_header.h") is None
+    assert load_mapping(rocm="5.2").include("cuda_bf16.h").hip == "hip/hip_bfloat16.h"
+
+
+def test_cuda_like_prefixes() -> None:
+    m = load_mapping()
+    for name in ("cudaFooBar", "cuFoo", "CUfoo", "CU_FOO", "CUDA_FOO", "cublasFoo", "CUFFT_X",
+                 "curandFoo", "cusparseX", "cusolverDnX", "cudnnX", "nvrtcX", "nvtxX",
+                 "__nv_thing", "ncclFoo", "__shfl_foo_sync"):
+        assert m.is_cuda_like(name), name
+    for name in ("cumsum", "cute", "hipMalloc", "float4", "curious", "custom_kernel"):
+        assert not m.is_cuda_like(name), name
+
+
+def test_extra_names_merge_on_top() -> None:
+    m = load_mapping(extra={"cudaMalloc": "myMalloc", "cudaMyThing": {"hip": "hipMyThing",
+                            "kind": "type", "note": "project type"}, "cudaGone": None})
+    assert m.lookup("cudaMalloc").hip == "myMalloc"
+    assert m.lookup("cudaMyThing") == mapping_mod.Entry(
+        "cudaMyThing", "hipMyThing", "type", "project", "supported", None, None, "project type",
+        None)
+    assert m.lookup("cudaGone").status == "unsupported"
+    assert load_mapping().lookup("cudaMalloc").hip == "hipMalloc"  # the cache is untouched
+
+
+@pytest.mark.parametrize("kwargs", [{"rocm": "six"}, {"rocm": "6"}, {"blas": "mkl"},
+                                    {"extra": {"cudaX": 3}},
+                                    {"extra": {"cudaX": {"kind": "bogus", "hip": "y"}}}])
+def test_bad_arguments_raise_input_error(kwargs: dict) -> None:
+    with pytest.raises(InputError):
+        load_mapping(**kwargs)
+
+
+def test_loading_is_fast() -> None:
+    mapping_mod._load.cache_clear()
+    mapping_mod._read.cache_clear()
+    start = time.process_time()
+    m = load_mapping(rocm="6.4")
+    elapsed = time.process_time() - start
+    assert len(m.entries) > 5000
+    assert elapsed < 0.1, f"load_mapping took {elapsed * 1000:.0f} ms of CPU"
+
+
+# -- against the real headers -----------------------------------------------------------------
+def _run_check(release: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "check_mapping.py"),
+                           "--release", release], capture_output=True, text=True, timeout=600)
+
+
+def test_hip_names_declared_in_rocm_5_2_headers() -> None:
+    _need_toolchain(Path("/usr/include/hip/hip_runtime_api.h"), "HIP 5.2 headers (Debian 12)")
+    proc = _run_check("5.2")
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "0 problem(s)" in proc.stdout
+
+
+def test_hip_names_declared_in_rocm_6_4_headers() -> None:
+    _need_toolchain(SID_READY, "HIP 6.4 sid root")
+    proc = _run_check("6.4")
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "0 problem(s)" in proc.stdout
+
+
+def test_check_reports_an_undeclared_name(tmp_path: Path) -> None:
+    _need_toolchain(Path("/usr/include/hip/hip_runtime_api.h"), "HIP 5.2 headers (Debian 12)")
+    bad = _strict_load("runtime.json")
+    bad["entries"] = {"cudaMalloc": {"hip": "hipMallocThatDoesNotExist", "kind": "function",
+                                     "since": "5.2"}}
+    (tmp_path / "runtime.json").write_text(json.dumps(bad), encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "check_mapping.py"),
+                           "--release", "5.2", "--data", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert "hipMallocThatDoesNotExist not declared in ROCm 5.2" in proc.stdout

@@ -1,0 +1,336 @@
+"""The translation engine: text in, HIP text and references out."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocport.port.mapping import load_mapping
+from rocport.port.model import Outcome, PortOptions
+from rocport.port.translator import translate
+
+#: Names with fixed behaviour for these tests, layered over the shipped data exactly as a
+#: project's rocport.toml would be (so the tests do not depend on how the data evolves).
+EXTRA = {
+    "cub": {"hip": "hipcub", "kind": "namespace"},
+    "__shfl_xor_sync": {"hip": "__shfl_xor", "transform": "drop_first_arg"},
+    "cudaNoSuchThing": None,
+}
+
+
+@pytest.fixture(scope="module")
+def mapping():
+    return load_mapping(rocm="6.4", extra=EXTRA)
+
+
+def port(text: str, mapping, **options):
+    return translate(text, path="t.cu", mapping=mapping, options=PortOptions(**options))
+
+
+def refs(translation, outcome: Outcome | None = None):
+    return [
+        (r.name, r.line, r.column)
+        for r in translation.references
+        if outcome is None or r.outcome is outcome
+    ]
+
+
+def test_whole_identifiers_only_in_code(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "// cudaMalloc in a comment\n"
+        'const char* s = "cudaMalloc(&p, n)";\n'
+        "void f() { cudaMalloc(&p, n); my_cudaMalloc(); cudaMallocX(); }\n"
+        "/* cudaFree(p);\n   cudaFree(q); */ cudaFree(p);\n"
+    )
+    out = port(text, mapping).text
+    assert out.splitlines() == [
+        "#include <hip/hip_runtime.h>",
+        "// cudaMalloc in a comment",
+        'const char* s = "cudaMalloc(&p, n)";',
+        "void f() { hipMalloc(&p, n); my_cudaMalloc(); cudaMallocX(); }",
+        "/* cudaFree(p);",
+        "   cudaFree(q); */ hipFree(p);",
+    ]
+
+
+def test_text_without_cuda_is_the_same_object(mapping):
+    text = "#include <vector>\nint main() { return 0; }\n"
+    result = port(text, mapping)
+    assert result.text is text
+    assert result.references == []
+    assert result.inserted_lines == []
+
+
+def test_digit_separators_and_char_literals(mapping):
+    text = "int n = 1'000'000; char c = '\"'; cudaFree(p); auto s = u8\"cudaFree\";\n"
+    out = port(text, mapping).text
+    assert "hipFree(p)" in out
+    assert 'u8"cudaFree"' in out
+
+
+def test_raw_strings_are_left_alone(mapping):
+    text = 'auto k = R"src(cudaMalloc(&p, 4); // ")src"; cudaFree(p);\n'
+    out = port(text, mapping).text
+    assert 'R"src(cudaMalloc(&p, 4); // ")src"' in out
+    assert out.rstrip().endswith("hipFree(p);")
+
+
+def test_includes_keep_their_form(mapping):
+    text = '#include <cuda_runtime.h>\n#include "cublas_v2.h"\n  #  include <curand.h>\n'
+    result = port(text, mapping)
+    assert result.text.splitlines() == [
+        "#include <hip/hip_runtime.h>",
+        '#include "hipblas/hipblas.h"',
+        "  #  include <hiprand/hiprand.h>",
+    ]
+    assert [(r.name, r.hip, r.family) for r in result.references] == [
+        ("cuda_runtime.h", "hip/hip_runtime.h", "include"),
+        ("cublas_v2.h", "hipblas/hipblas.h", "include"),
+        ("curand.h", "hiprand/hiprand.h", "include"),
+    ]
+    assert result.inserted_lines == []
+
+
+def test_unknown_cuda_header_is_reported(mapping):
+    result = port('#include <cuda_no_such_header.h>\n#include "cuda_local.h"\n', mapping)
+    assert refs(result, Outcome.UNKNOWN) == [("cuda_no_such_header.h", 1, 11)]
+
+
+def test_runtime_header_inserted_after_leading_comments(mapping):
+    text = "// Copyright\n/* licence\n   text */\n#pragma once\n\n__global__ void k() {}\n"
+    result = port(text, mapping)
+    lines = result.text.splitlines()
+    assert lines[4] == "#include <hip/hip_runtime.h>"
+    assert result.inserted_lines == [5]
+    assert lines[:4] == text.splitlines()[:4]
+    again = port(result.text, mapping)
+    assert again.text == result.text
+    assert again.inserted_lines == []
+
+
+def test_runtime_header_not_inserted_when_included_or_unused(mapping):
+    assert (
+        port("#include <cuda_runtime.h>\nvoid f() { cudaFree(0); }\n", mapping).inserted_lines == []
+    )
+    assert port("int cudaish = 0;\n", mapping).inserted_lines == []
+    api_only = port("#include <cuda_runtime_api.h>\nvoid f() { cudaFree(0); }\n", mapping)
+    assert api_only.inserted_lines == []
+    kernel = port("#include <cuda_runtime_api.h>\n__global__ void k() {}\n", mapping)
+    assert kernel.inserted_lines == [1]
+
+
+def test_insertion_at_top_without_leading_comment(mapping):
+    result = port("void f() { cudaDeviceSynchronize(); }", mapping)
+    assert result.text == "#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }"
+    assert result.inserted_lines == [1]
+
+
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("cudaMemcpyToSymbol(c_table, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(c_table), h, n);"),
+        (
+            "cudaMemcpyToSymbolAsync(ns::sym, h, n, 0, cudaMemcpyHostToDevice, s);",
+            "hipMemcpyToSymbolAsync(HIP_SYMBOL(ns::sym), h, n, 0, hipMemcpyHostToDevice, s);",
+        ),
+        ("cudaMemcpyFromSymbol(h, c_table, n);", "hipMemcpyFromSymbol(h, HIP_SYMBOL(c_table), n);"),
+        (
+            "cudaGetSymbolAddress((void**)&p, counter);",
+            "hipGetSymbolAddress((void**)&p, HIP_SYMBOL(counter));",
+        ),
+        ("cudaGetSymbolSize(&n, table);", "hipGetSymbolSize(&n, HIP_SYMBOL(table));"),
+        ("cudaMemcpyToSymbol(HIP_SYMBOL(t), h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(t), h, n);"),
+    ],
+)
+def test_symbol_arguments_get_hip_symbol(mapping, cuda, hip):
+    text = f"#include <hip/hip_runtime.h>\nvoid f() {{ {cuda} }}\n"
+    out = port(text, mapping).text
+    assert out == f"#include <hip/hip_runtime.h>\nvoid f() {{ {hip} }}\n"
+    assert port(out, mapping).text == out
+
+
+def test_drop_first_arg_transform(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "__device__ int f(int v) {\n"
+        "  v += __shfl_xor_sync(mask(1, 2), v, 16);\n"
+        '  v += __shfl_xor_sync(0xffffffff /* all, lanes */, g(v, ")"), 8);\n'
+        "  v += __shfl_xor_sync(FULL,\n"
+        "                       v, 4);\n"
+        "  return v;\n}\n"
+    )
+    result = port(text, mapping)
+    lines = result.text.splitlines()
+    assert lines[2] == "  v += __shfl_xor(v, 16);"
+    assert lines[3] == '  v += __shfl_xor(g(v, ")"), 8);'
+    assert lines[4:6] == ["  v += __shfl_xor(", "                       v, 4);"]
+    assert len(lines) == len(text.splitlines())
+    assert port(result.text, mapping).text == result.text
+
+
+def test_launch_kept_and_reported(mapping):
+    text = "#include <hip/hip_runtime.h>\nvoid f() { k<<<g, b>>>(x); }\n"
+    result = port(text, mapping)
+    assert result.text == text
+    [ref] = result.references
+    assert (ref.name, ref.line, ref.column, ref.family, ref.outcome) == (
+        "<<<>>>",
+        2,
+        13,
+        "launch",
+        Outcome.TRANSLATED,
+    )
+
+
+def test_launch_in_comment_or_string_ignored(mapping):
+    text = '#include <hip/hip_runtime.h>\n// k<<<1, 1>>>(x);\nconst char* s = "k<<<1,1>>>()";\n'
+    result = port(text, mapping, launch="ggl")
+    assert result.text == text
+    assert all(r.family != "launch" for r in result.references)
+
+
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("k<<<g, b>>>(x, y);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, y);"),
+        ("k<<<g, b, shm>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), shm, 0, x);"),
+        ("k<<<g, b, 0, s>>>();", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, s);"),
+        (
+            "ns::k<float, 4><<<dim3(n / 256, 1), 256, 0, st>>>(p, f(a, b));",
+            "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(dim3(n / 256, 1)), "
+            "dim3(256), 0, st, p, f(a, b));",
+        ),
+        (
+            'k <<< (n + 255) / 256, 256 >>> (out, "a,b");',
+            'hipLaunchKernelGGL(k, dim3((n + 255) / 256), dim3(256), 0, 0, out, "a,b");',
+        ),
+    ],
+)
+def test_launch_to_hip_launch_kernel_ggl(mapping, cuda, hip):
+    text = f"#include <hip/hip_runtime.h>\nvoid f() {{ {cuda} }}\n"
+    result = port(text, mapping, launch="ggl")
+    assert result.text == f"#include <hip/hip_runtime.h>\nvoid f() {{ {hip} }}\n"
+    assert [r.hip for r in result.references if r.family == "launch"] == ["hipLaunchKernelGGL"]
+    assert port(result.text, mapping, launch="ggl").text == result.text
+
+
+def test_multiline_launch_keeps_line_count(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "void f() {\n"
+        "  k<T, 2><<<grid,\n"
+        "            block, 0,\n"
+        "            stream>>>(\n"
+        "      a,\n"
+        "      b);\n"
+        "}\n"
+    )
+    out = port(text, mapping, launch="ggl").text
+    assert out.count("\n") == text.count("\n")
+    assert "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T, 2>), dim3(grid)," in out
+    assert out.splitlines()[5] == "      a,"
+    compact = " ".join(out.split())
+    assert "dim3(grid), dim3(block), 0, stream, a, b);" in compact
+
+
+def test_unparseable_launch_is_kept_with_a_note(mapping):
+    text = "#include <hip/hip_runtime.h>\n#define L(k) k<<<1, 1>>>\n"
+    result = port(text, mapping, launch="ggl")
+    assert result.text == text
+    [launch] = [r for r in result.references if r.family == "launch"]
+    assert launch.hip == "<<<>>>" and launch.note
+
+
+def test_off_regions_and_skip_file(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "void f() {\n"
+        "  // rocport: off\n"
+        "  cudaFree(p); k<<<1, 1>>>(p);\n"
+        "  /* rocport: on */\n"
+        "  cudaFree(p);\n"
+        "}\n"
+    )
+    result = port(text, mapping, launch="ggl")
+    lines = result.text.splitlines()
+    assert lines[3] == "  cudaFree(p); k<<<1, 1>>>(p);"
+    assert lines[5] == "  hipFree(p);"
+    assert refs(result) == [("cudaFree", 6, 3)]
+
+    skipped = "// generated file\n// rocport: skip-file\n#include <cuda_runtime.h>\ncudaFree(p);\n"
+    result = port(skipped, mapping)
+    assert result.text is skipped and result.references == []
+    late = "#include <cuda_runtime.h>\n// rocport: skip-file\ncudaFree(p);\n"
+    assert "hipFree" in port(late, mapping).text  # only the opening comments count
+
+
+def test_unterminated_off_region_runs_to_end(mapping):
+    text = "#include <hip/hip_runtime.h>\n// rocport: off\ncudaFree(p);\n"
+    assert port(text, mapping).text == text
+
+
+def test_unknown_and_unsupported_are_reported_and_kept(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\nvoid f() {\n  cudaNoSuchThing(1);\n    cudaFooBar(2);\n}\n"
+    )
+    result = port(text, mapping)
+    assert result.text == text
+    assert refs(result, Outcome.UNSUPPORTED) == [("cudaNoSuchThing", 3, 3)]
+    assert refs(result, Outcome.UNKNOWN) == [("cudaFooBar", 4, 5)]
+
+
+def test_own_macros_are_not_unknown(mapping):
+    text = (
+        "#include <cuda_runtime.h>\n"
+        "#define CUDA_CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)\n"
+        "void f() { CUDA_CHECK(cudaFree(p)); CUDA_OTHER(1); }\n"
+    )
+    result = port(text, mapping)
+    assert refs(result, Outcome.UNKNOWN) == [("CUDA_OTHER", 3, 37)]
+    shared = port(text, mapping, local_names=frozenset({"CUDA_OTHER"}))
+    assert refs(shared, Outcome.UNKNOWN) == []
+
+
+def test_project_names_win_over_data(mapping):
+    text = "#include <hip/hip_runtime.h>\nvoid f() { initCuda(); cudaFree(p); }\n"
+    result = port(text, mapping, extra_names=(("initCuda", "initHip"), ("cudaFree", "myHipFree")))
+    assert "initHip(); myHipFree(p);" in result.text
+    assert {r.family for r in result.references if r.name in ("initCuda", "cudaFree")} == {
+        "project"
+    }
+
+
+def test_namespace_renamed_only_as_a_namespace(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "using namespace cub;\n"
+        "void f() { cub::DeviceReduce::Sum(t, n, a, b, c); int cub = 0; }\n"
+    )
+    out = port(text, mapping).text.splitlines()
+    assert out[1] == "using namespace hipcub;"
+    assert out[2] == "void f() { hipcub::DeviceReduce::Sum(t, n, a, b, c); int cub = 0; }"
+
+
+def test_warp_size_and_hip_code_stay(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "__global__ void k(int* o) { o[threadIdx.x] = warpSize; hipDeviceSynchronize(); }\n"
+    )
+    result = port(text, mapping)
+    assert result.text == text
+
+
+def test_line_and_column_are_one_based_in_the_input(mapping):
+    text = "#include <hip/hip_runtime.h>\n\n\tcudaStream_t s; cudaStreamCreate(&s);\n"
+    result = port(text, mapping)
+    assert refs(result) == [("cudaStream_t", 3, 2), ("cudaStreamCreate", 3, 18)]
+    assert [r.hip for r in result.references] == ["hipStream_t", "hipStreamCreate"]
+
+
+def test_rocm_52_targets_older_forms():
+    mapping = load_mapping(
+        rocm="5.2", extra={"__shfl_xor_sync": {"hip": "__shfl_xor", "transform": "drop_first_arg"}}
+    )
+    text = "__device__ int f(int v) { return __shfl_xor_sync(~0u, v, 1); }\n"
+    result = port(text, mapping, rocm="5.2")
+    assert "return __shfl_xor(v, 1);" in result.text

@@ -47,7 +47,7 @@ else
   STEPS_ARGS=(--steps 3 --warmup 2 --batch 64 --precision bf16 --channels-last)
 fi
 
-stage bench 310 "$PY" -m rocport bench "${BENCH_ARGS[@]}" --quiet --out "$OUT/bench.json" \
+stage bench 310 "$PY" -m rocport bench "${BENCH_ARGS[@]}" --plain-progress --out "$OUT/bench.json" \
   && "$PY" -m rocport bench report "$OUT/bench.json" -o "$OUT/bench.md" >>"$LOG" 2>&1
 
 # the best training configuration and the classic guide's loop, timed without rocport

@@ -9,6 +9,9 @@ Each tool translates the same tree (``benchmarks/corpus.py``, about 21 MB):
 - ``torch.utils.hipify.hipify_python.hipify(CORPUS, output_directory=OUT)``: only the call is
   timed (``import torch`` is not), in a fresh interpreter.
 
+Wall and CPU seconds are both reported: on a shared machine the wall time depends on the load,
+the CPU time (user + system, summed over worker processes) much less.
+
 Then every tool's output is scanned the same way: rocport's lexer finds the identifiers in code
 (not in comments, strings or ``#include`` lines) and the mapping's ``is_cuda_like`` decides which
 still look like CUDA (see :class:`Leftovers` for the two exceptions); ``#include`` lines naming
@@ -23,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,11 +49,11 @@ REPO = Path(__file__).resolve().parents[1]
 TORCH_RUN = """
 import json, sys, time
 from torch.utils.hipify.hipify_python import hipify
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 result = hipify(project_directory=sys.argv[1], output_directory=sys.argv[2], show_progress=False)
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 files = {path: (r.hipified_path or path) for path, r in result.items()}
-json.dump({"seconds": seconds, "files": files}, open(sys.argv[3], "w"))
+json.dump({"seconds": seconds, "cpu": cpu, "files": files}, open(sys.argv[3], "w"))
 """
 
 
@@ -66,13 +70,19 @@ def sources(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES)
 
 
-def timed(argv: list[str]) -> float:
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, with every process it started) of one command."""
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
     if done.returncode != 0:
         sys.exit(f"port_speed: {argv[0]} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    return seconds
+    return seconds, cpu
 
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
@@ -141,86 +151,65 @@ def main() -> None:
         f"seed {args.seed}"
     )
 
-    times: dict[str, float] = {}
+    runs: dict[str, tuple[float, float]] = {}  # tool -> (wall s, CPU s)
     outputs: dict[str, list[Path]] = {}
     for jobs in (2, 1):
-        out = work / f"rocport-j{jobs}"
-        argv = [
-            sys.executable,
-            "-m",
-            "rocport",
-            "port",
-            str(corpus),
-            "-o",
-            str(out),
-            "--jobs",
-            str(jobs),
-            "--json",
-            str(work / f"rocport-j{jobs}.json"),
-        ]
-        times[f"rocport --jobs {jobs}"] = timed(argv)
-        outputs[f"rocport --jobs {jobs}"] = [out / p.relative_to(corpus) for p in inputs]
-        console.print(f"rocport --jobs {jobs}: {times[f'rocport --jobs {jobs}']:.1f} s")
+        tool, out = f"rocport --jobs {jobs}", work / f"rocport-j{jobs}"
+        report = work / f"rocport-j{jobs}.json"
+        runs[tool] = timed(
+            [sys.executable, "-m", "rocport", "port", str(corpus), "-o", str(out),
+             "--jobs", str(jobs), "--json", str(report)]
+        )  # fmt: skip
+        outputs[tool] = [out / p.relative_to(corpus) for p in inputs]
+        console.print(f"{tool}: {runs[tool][0]:.1f} s")
 
     perl_tree = work / "hipify-perl"
     shutil.copytree(corpus, perl_tree)
     perl_files = [perl_tree / p.relative_to(corpus) for p in inputs]
-    times["hipify-perl"] = timed(
+    runs["hipify-perl"] = timed(
         ["perl", str(hipify_perl()), "-inplace", "-quiet-warnings", *map(str, perl_files)]
     )
     outputs["hipify-perl"] = perl_files
-    console.print(f"hipify-perl: {times['hipify-perl']:.1f} s")
+    console.print(f"hipify-perl: {runs['hipify-perl'][0]:.1f} s")
 
     torch_json = work / "torch.json"
-    torch_out = work / "torch-hipify"
-    start = time.perf_counter()
-    timed([sys.executable, "-c", TORCH_RUN, str(corpus), str(torch_out), str(torch_json)])
-    torch_wall = time.perf_counter() - start
+    wall, _ = timed(
+        [sys.executable, "-c", TORCH_RUN, str(corpus), str(work / "torch"), str(torch_json)]
+    )
     torch_result = json.loads(torch_json.read_text())
-    times["torch hipify"] = torch_result["seconds"]
+    runs["torch hipify"] = (torch_result["seconds"], torch_result["cpu"])
     outputs["torch hipify"] = sorted(
         Path(p)
         for p in torch_result["files"].values()
         if Path(p).suffix in (*SOURCE_SUFFIXES, ".hip")
     )
-    console.print(
-        f"torch hipify: {times['torch hipify']:.1f} s ({torch_wall:.1f} s with import torch)"
-    )
+    console.print(f"torch hipify: {runs['torch hipify'][0]:.1f} s ({wall:.1f} s with import torch)")
 
     leftovers = Leftovers(inputs)
     before, before_includes = leftovers.count(inputs)
-    perl = times["hipify-perl"]
-    table = Table(
-        title=f"Translating {megabytes:.1f} MB of CUDA ({len(inputs)} files)", title_justify="left"
-    )
-    for column in (
-        "tool",
-        "wall s",
-        "MB/s",
-        "time / hipify-perl",
-        "CUDA identifiers left",
-        "CUDA #includes left",
-    ):
+    perl = runs["hipify-perl"][0]
+    title = f"Translating {megabytes:.1f} MB of CUDA ({len(inputs)} files)"
+    table = Table(title=title, title_justify="left")
+    columns = ("tool", "wall s", "CPU s", "MB/s", "MB per CPU s", "time / hipify-perl",
+               "CUDA identifiers left", "CUDA #includes left")  # fmt: skip
+    for column in columns:
         table.add_column(column, justify="left" if column == "tool" else "right")
-    table.add_row("(input)", "", "", "", f"{sum(before.values())}", f"{before_includes}")
+    table.add_row("(input)", "", "", "", "", "", f"{sum(before.values())}", f"{before_includes}")
     worst: dict[str, list[tuple[str, int]]] = {}
-    for tool, seconds in times.items():
+    for tool, (seconds, cpu) in runs.items():
         names, includes = leftovers.count(outputs[tool])
         worst[tool] = names.most_common(5)
         table.add_row(
-            tool,
-            f"{seconds:.1f}",
-            f"{megabytes / seconds:.2f}",
-            f"{seconds / perl:.3f}",
-            f"{sum(names.values())}",
+            tool, f"{seconds:.1f}", f"{cpu:.1f}", f"{megabytes / seconds:.2f}",
+            f"{megabytes / cpu:.2f}", f"{seconds / perl:.3f}", f"{sum(names.values())}",
             f"{includes}",
-        )
+        )  # fmt: skip
     console.print(table)
     for tool, names in worst.items():
         console.print(f"  most left by {tool}: " + ", ".join(f"{n} ({c})" for n, c in names))
     console.print(
-        f"rocport --jobs 1: {megabytes / times['rocport --jobs 1']:.2f} MB/s per core; "
-        f"hipify-perl / rocport --jobs 2: {perl / times['rocport --jobs 2']:.1f}x"
+        f"hipify-perl / rocport --jobs 2: {perl / runs['rocport --jobs 2'][0]:.1f}x the time; "
+        f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     if args.workdir is None:
         shutil.rmtree(work)

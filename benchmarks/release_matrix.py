@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         seconds = time.perf_counter() - started
     table = Table(title=f"Files compiling per tool and ROCm release ({seconds:.0f} s)")
-    table.add_column("sample")
+    table.add_column("sample", no_wrap=True)
     for column in columns:
         table.add_column(column.label, justify="center")
     for unit in units:

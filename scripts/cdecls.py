@@ -88,6 +88,8 @@ class HeaderScanner:
         self.aliases: dict[str, str] = {}
         #: macros with an empty definition in some configuration: optional wrappers, not expanded
         self.empty_macros: set[str] = set()
+        #: macros that expand to attributes (CUDNN_DEPRECATED -> __attribute__((deprecated)))
+        self.attr_macros: set[str] = set()
         #: function-like macros that expand to declarations (MIOPEN_DECLARE_OBJECT(name))
         self.decl_macros: dict[str, tuple[list[str], list[str]]] = {}
 
@@ -131,6 +133,9 @@ class HeaderScanner:
                             [x.strip() for x in params.split(",")], ftoks)
                 if not fn_like and not body_tokens:
                     self.empty_macros.add(name)
+                if body_tokens[:1] in (["__attribute__"], ["["], ["__declspec"]) or any(
+                        "DEPRECATED" in t for t in body_tokens[:1]):
+                    self.attr_macros.add(name)
                 if not fn_like:
                     if "namespace" in body_tokens or (body_tokens and set(body_tokens) <= {"}", ";"}):
                         self.ns_macros[name] = body_tokens
@@ -142,9 +147,7 @@ class HeaderScanner:
 
     def _add(self, name: str, decl: Decl) -> None:
         old = self.decls.get(name)
-        if old is None or (old.kind == "macro" and decl.kind != "macro") or (
-            old.kind == "type" and decl.kind == "function"
-        ):
+        if old is None or (old.kind == "macro" and decl.kind != "macro"):
             self.decls[name] = decl
 
     def _expand_calls(self, tokens: list[str]) -> list[str]:
@@ -317,6 +320,8 @@ class HeaderScanner:
         if fn is not None and "=" not in body[: body.index(fn)]:
             self._function(body, fn, path, header, qual)
             return _Scope("block")
+        if "operator" in body or _ends_with_parameters(body):
+            return _Scope("block")  # operator or macro-named function body: no ";" follows
         return _Scope("block", saved=list(stmt), resume=True)
 
     def _function(self, body: list[str], fn: str, path: str, header: str, qual) -> None:
@@ -338,7 +343,7 @@ class HeaderScanner:
                     and body[3] != "{}":
                 # "typedef struct hipArray* hipArray_t;" also declares the tag (C++ [basic.scope.pdecl])
                 self._add(qual(body[2], path), Decl("type", header))
-            names = _typedef_names(body)
+            names = _typedef_names(body, self.attr_macros | self.empty_macros)
             target = body[1] if len(body) == 3 and _IDENT.match(body[1]) else None
             for name in names:
                 self._add(qual(name, path), Decl("type", header, deprecated=_deprecated(body),
@@ -365,6 +370,14 @@ class HeaderScanner:
         names = [t for t in body[:stop] if _IDENT.match(t) and t not in _KEYWORDS]
         if names and (len(names) > 1 or "{}" in body):
             self._add(qual(names[-1], path), Decl("variable", header))
+
+
+def _ends_with_parameters(body: list[str]) -> bool:
+    """``... ) {`` (optionally ``) const {``): a function body, not an initializer."""
+    k = len(body) - 1
+    while k >= 0 and body[k] in ("const", "noexcept", "override", "final", "volatile"):
+        k -= 1
+    return k >= 0 and body[k] == ")" and "=" not in body
 
 
 def _drop_macros(body: list[str]) -> list[str]:
@@ -468,7 +481,7 @@ def _tag_name(body: list[str], tag: str) -> str | None:
     return name
 
 
-def _typedef_names(body: list[str]) -> list[str]:
+def _typedef_names(body: list[str], attributes: set[str]) -> list[str]:
     start = len(body) - 1 - body[::-1].index("{}") if "{}" in body else 1
     rest = body[start:]
     parts, cur, depth = [], [], 0
@@ -504,7 +517,7 @@ def _typedef_names(body: list[str]) -> list[str]:
                 if p[k + 1 : k + 2] != ["("] or not idents:
                     idents.append(t)
         # drop trailing attribute macros: "... *cudnnFoo_t CUDNN_DEPRECATED;"
-        while len(idents) > 1 and _ALL_CAPS.match(idents[-1]) and not _ALL_CAPS.match(idents[-2]):
+        while len(idents) > 1 and idents[-1] in attributes:
             idents.pop()
         if idents:
             names.append(idents[-1])

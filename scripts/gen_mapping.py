@@ -247,7 +247,8 @@ FAMILIES: tuple[Family, ...] = (
                        ("CU_CTX_SCHED_", "hipDeviceSchedule"), ("CU_CTX_", "hipDevice"),
                        ("CU_MEMHOSTALLOC_", "hipHostMalloc"), ("CU_MEMHOSTREGISTER_", "hipHostRegister"),
                        ("CU_DEVICE_P2P_ATTRIBUTE_", "hipDevP2PAttr"), ("CU_MEMPOOL_ATTR_", "hipMemPool"),
-                       ("CU_MEM_ALLOC_GRANULARITY_", "hipMemAllocationGranularity"), ("CU_", "hip"),
+                       ("CU_MEM_ALLOC_GRANULARITY_", "hipMemAllocationGranularity"),
+                       ("CUDA_ARRAY3D_", "hipArray"), ("CU_", "hip"),
                        ("CUDA_", "hip"), ("CU", "hip"), ("cu", "hip"))),
     Family("cublaslt", "cuBLASLt -> hipBLASLt", "cu13", ("cublasLt.h",),
            r"(cublasLt\w+|CUBLASLT_\w+)", ("hipblaslt",),
@@ -499,6 +500,7 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict,
             pending_one_to_one.append((cname, cdecl, hip))
             continue
         res.entries[cname] = supported_entry(hip, kind, per, res.verified)
+    _map_variants(res, names)
     if fam.namespace:
         cns, hns = fam.namespace
         have = [v for v in res.verified if any(k.startswith(hns + "::") for k in per[v])]
@@ -511,6 +513,28 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict,
             res.entries[cname] = {"kind": "function", "status": "unsupported",
                                   "note": f"{hip} exists but its parameters differ; not a 1:1 call"}
     return res
+
+
+#: spellings of one CUDA name: struct tags (_st), enum tags (_enum), versioned typedefs (_v2)
+_VARIANT_SUFFIX = re.compile(r"(_v\d+)?(_st|_enum|_union)?(_v\d+)?$")
+
+
+def _map_variants(res: Result, names: dict[str, Decl]) -> None:
+    """An unmapped tag or versioned spelling takes the mapping of the name it spells:
+    ``CUDA_MEMCPY2D_st``/``CUDA_MEMCPY2D_v2`` like ``CUDA_MEMCPY2D``, ``cublasDgemm_v2_64`` like
+    ``cublasDgemm_64``, a typedef ``A`` of ``B`` like ``B``."""
+    for cname, entry in list(res.entries.items()):
+        if entry.get("status") != "unsupported" or "source" in entry:
+            continue
+        decl = names.get(cname)
+        cands = [decl.alias_of] if decl and decl.alias_of else []
+        cands += [_VARIANT_SUFFIX.sub("", cname), re.sub(r"_v\d+(?=_64$)", "", cname)]
+        for cand in cands:
+            base = res.entries.get(cand)
+            if cand != cname and base and "hip" in base:
+                res.entries[cname] = {k: v for k, v in base.items() if k != "source"}
+                res.entries[cname]["kind"] = entry["kind"]
+                break
 
 
 _KIND_OUT = {"alias": "type"}

@@ -180,3 +180,36 @@ def test_bad_input(write, rocm52, tmp_path: Path) -> None:
     write(tmp_path, {"a.hip": VECTOR_ADD})
     with pytest.raises(InputError, match="-I folder"):
         check_tree(tmp_path, toolchain=rocm52, include_dirs=[tmp_path / "nope"])
+
+
+CUDA_MACRO = """\
+#include <cstdio>
+#define CU_CHECK(call) do { CUresult r_ = (call); const char* t_; \\
+    cuGetErrorString(r_, &t_); std::puts(t_); } while (0)
+
+void start() { CU_CHECK(cuInit(0)); }
+"""
+HIP_MACRO = """\
+#include <hip/hip_runtime.h>
+#include <cstdio>
+#define CU_CHECK(call) do { hipError_t r_ = (call); const char* t_; \\
+    hipDrvGetErrorString(r_, &t_); std::puts(t_); } while (0)
+
+void start() { CU_CHECK(hipInit(0)); }
+"""
+
+
+def test_error_in_a_macro_names_the_macro_body(write, rocm52, tmp_path: Path) -> None:
+    write(tmp_path, {"cuda/m.cu": CUDA_MACRO, "hip/m.cu": HIP_MACRO})
+    report = check_tree(tmp_path / "hip", toolchain=rocm52, cuda_root=tmp_path / "cuda")
+    (error,) = report.units[0].errors
+    assert (error.line, error.cuda_line) == (6, 5)  # where the macro is used
+    site = error.site
+    assert (site.kind, site.detail, site.file, site.line, site.cuda_line) == (
+        "macro",
+        "CU_CHECK",
+        "m.cu",
+        4,
+        3,
+    )
+    assert (site.at_column.cuda, site.at_column.hip) == ("cuGetErrorString", "hipDrvGetErrorString")

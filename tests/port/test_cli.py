@@ -180,7 +180,6 @@ def _one_error_line(err: str) -> str:
         (["{src}", "--json", "{tmp}/file/r.json"], "cannot write report"),
         (["{src}", "--csv", "{tmp}/no/such/dir/r.csv"], "cannot write report"),
         (["{src}", "--check", "--examine"], "--examine writes none"),
-        (["{src}", "--offload-arch", "gfx90a"], "only applies with --check"),
         (["{src}/saxpy.cu", "--compile-commands", "{tmp}/db.json"], "needs a source folder"),
     ],
 )
@@ -259,3 +258,30 @@ def test_check_compiles_the_output_and_never_claims_a_failure(tmp_path: Path, ca
     assert files["bad.cu"]["compiled"] is False and files["bad.cu"]["converted"] is False
     assert "not_declared_anywhere" in files["bad.cu"]["check_message"]
     assert "does not compile" in out
+
+
+def test_offload_arch_and_warp_sync_reach_the_port(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "Makefile").write_text("red: red.cu\n\tnvcc -arch=sm_80 -o $@ $<\n")
+    (src / "red.cu").write_text(
+        "__global__ void k(float* v) { v[0] = __shfl_down_sync(0xffffffff, v[0], 1); }\n"
+    )
+    for warp_sync, expected in (("keep", "__shfl_down_sync(0xffffffff, v[0], 1)"),
+                                ("mask-free", "__shfl_down(v[0], 1)")):  # fmt: skip
+        out = tmp_path / warp_sync
+        argv = [
+            "port",
+            str(src),
+            "-o",
+            str(out),
+            "--offload-arch",
+            "gfx1100",
+            "--warp-sync",
+            warp_sync,
+        ]
+        code, _, err = run(argv, capsys)
+        assert code == 0, err
+        assert expected in (out / "red.cu").read_text()
+        makefile = (out / "Makefile").read_text()
+        assert "--offload-arch=gfx1100" in makefile and "sm_80" not in makefile

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rocport.errors import InputError
 from rocport.port.api import port_tree, resolve_options
@@ -52,6 +55,19 @@ def pinned_mapping():
 )
 def test_path_filter(include, exclude, path, selected) -> None:
     assert PathFilter(include, exclude).selects(path) is selected
+
+
+_NAME = st.text(alphabet="ab.-_^!", min_size=1, max_size=8)
+_GLOB = st.lists(
+    st.sampled_from(["a", "b", ".", "*", "?", "[ab]", "[!a]", "^"]), min_size=1, max_size=6
+)
+
+
+@given(name=_NAME, parts=_GLOB)
+def test_globs_on_a_name_agree_with_fnmatch(name: str, parts: list[str]) -> None:
+    pattern = "".join(parts)
+    assert PathFilter([pattern]).selects(name) is fnmatch.fnmatchcase(name, pattern)
+    assert PathFilter([pattern]).selects(f"deep/er/{name}") is fnmatch.fnmatchcase(name, pattern)
 
 
 def test_config_file_names_and_globs(tmp_path: Path) -> None:

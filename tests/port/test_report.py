@@ -52,7 +52,18 @@ SCHEMA = {
     "properties": {
         "schema": {"const": 1},
         "mode": {"enum": ["mirror", "in-place", "examine"]},
-        "options": {"type": "object", "required": ["rocm", "blas", "launch", "names"]},
+        "options": {
+            "type": "object",
+            "required": [
+                "rocm",
+                "blas",
+                "launch",
+                "warp_sync",
+                "offload_arch",
+                "names",
+                "local_names",
+            ],
+        },
         "totals": {
             "type": "object",
             "required": ["files", "converted", "written", "statuses", "counts", "families"],

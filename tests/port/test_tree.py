@@ -329,3 +329,16 @@ def test_build_files_are_migrated_and_a_broken_one_is_copied(tmp_path: Path) -> 
     assert files["odd.cmake"].status is FileStatus.COPIED
     assert files["odd.cmake"].message.startswith("not migrated:")
     assert (out / "odd.cmake").read_text() == broken
+
+
+def test_macros_the_tree_defines_are_not_unknown_cuda(tmp_path: Path) -> None:
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "check.cuh").write_text(
+        "#pragma once\n#define CUDA_CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)\n"
+    )
+    (src / "a.cu").write_text('#include "check.cuh"\nvoid f() { CUDA_CHECK(cudaFree(0)); }\n')
+    report = port(src, tmp_path / "out")
+    assert "CUDA_CHECK" in report.options.local_names
+    assert report.counts["unknown"] == 0
+    assert "CUDA_CHECK(hipFree(0))" in (tmp_path / "out" / "a.cu").read_text()

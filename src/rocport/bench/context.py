@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ class Context:
     repeats: int
     console: Console = field(default_factory=lambda: Console(stderr=True))
     quiet: bool = False
+    log_lines: bool = False  # one plain line per timed item (for logs of unattended runs)
     _progress: Progress | None = None
 
     @property
@@ -80,11 +82,18 @@ class Context:
             def advance() -> None:
                 progress.advance(task)
 
+        started = time.perf_counter()
         timing = measure(
             fn, self.device, warmup=warmup, repeats=repeats, inner=inner, on_repeat=advance
         )
         if task is not None and self._progress is not None:
             self._progress.update(task, completed=repeats)
+        if self.log_lines:
+            self.console.print(
+                f"[{time.perf_counter() - started:6.1f} s] {label}: median "
+                f"{timing.median_s * 1e3:.4g} ms [{timing.min_s * 1e3:.4g}–{timing.max_s * 1e3:.4g}]",
+                highlight=False,
+            )
         return timing
 
     def peak_tflops(self, precision: str) -> dict[str, Any] | None:

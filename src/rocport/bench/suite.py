@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -137,8 +138,14 @@ def run_suite(
     device: str | None = None,
     quiet: bool = False,
     console: Console | None = None,
+    on_partial: Callable[[dict[str, Any]], None] | None = None,
+    log_lines: bool = False,
 ) -> dict[str, Any]:
-    """Run the workloads of ``config`` on ``device``; return the results document."""
+    """Run the workloads of ``config`` on ``device``; return the results document.
+
+    ``on_partial`` receives the document so far after each result, so that a run
+    stopped by a time limit still leaves its finished results behind.
+    """
     from rocport.bench.workloads import calibration, gemm, memory, resnet
 
     unknown = set(config.workloads) - set(WORKLOADS)
@@ -153,35 +160,43 @@ def run_suite(
         warmup=config.warmup,
         repeats=config.repeats,
         quiet=quiet,
+        log_lines=log_lines,
         **({"console": console} if console else {}),
     )
     records: list[Result | Skipped] = []
+
+    def document() -> dict[str, Any]:
+        results = [r for r in records if isinstance(r, Result)]
+        return build_document(
+            device={**info.to_dict(), "world_size": 1},
+            software=software_versions(),
+            settings=config.to_dict(),
+            results=results,
+            skipped=[r for r in records if isinstance(r, Skipped)],
+            checks=derive_checks(results),
+        )
+
+    def workload_records(workload: str):
+        if workload == "calibration":
+            return calibration.run(ctx, config.calibration_seconds, max(5, config.repeats))
+        if workload == "gemm":
+            shapes, precisions = list(config.gemm_shapes), list(config.gemm_precisions)
+            return gemm.run(ctx, shapes, precisions, config.triton)
+        if workload == "copy":
+            return memory.copy(ctx, config.copy_elements)
+        if workload == "vector_add":
+            return memory.vector_add(ctx, config.vector_add_elements, config.triton)
+        rctx = replace(ctx, warmup=config.resnet_warmup, repeats=config.resnet_repeats)
+        rctx._progress = ctx._progress
+        return resnet.run(rctx, config.resnet_configs())
+
     with ctx.progress():
         for workload in config.workloads:
-            if workload == "calibration":
-                records += calibration.run(ctx, config.calibration_seconds, max(5, config.repeats))
-            elif workload == "gemm":
-                records += gemm.run(
-                    ctx, list(config.gemm_shapes), list(config.gemm_precisions), config.triton
-                )
-            elif workload == "copy":
-                records += memory.copy(ctx, config.copy_elements)
-            elif workload == "vector_add":
-                records += memory.vector_add(ctx, config.vector_add_elements, config.triton)
-            elif workload == "resnet":
-                rctx = replace(ctx, warmup=config.resnet_warmup, repeats=config.resnet_repeats)
-                rctx._progress = ctx._progress
-                records += resnet.run(rctx, config.resnet_configs())
-    results = [r for r in records if isinstance(r, Result)]
-    skipped = [r for r in records if isinstance(r, Skipped)]
-    return build_document(
-        device={**info.to_dict(), "world_size": 1},
-        software=software_versions(),
-        settings=config.to_dict(),
-        results=results,
-        skipped=skipped,
-        checks=derive_checks(results),
-    )
+            for record in workload_records(workload):
+                records.append(record)
+                if on_partial is not None:
+                    on_partial(document())
+    return document()
 
 
 def derive_checks(results: list[Result]) -> list[Check]:

@@ -36,6 +36,7 @@ class CompilerDiagnostic:
     message: str
     passes: list[str] = field(default_factory=list)
     fatal: bool = False
+    notes: list[CompilerDiagnostic] = field(default_factory=list)  # the notes printed after it
 
     @property
     def missing_header(self) -> str | None:
@@ -48,9 +49,16 @@ class CompilerDiagnostic:
 
 
 def parse_diagnostics(output: str) -> list[CompilerDiagnostic]:
-    """The distinct diagnostics in ``output``, in first-seen order, with their passes."""
+    """The distinct diagnostics in ``output``, in first-seen order, with their passes.
+
+    Notes (``expanded from macro``, ``in instantiation of ... requested here``) are not
+    diagnostics of their own: they are kept in the :attr:`CompilerDiagnostic.notes` of the
+    diagnostic they follow.
+    """
     seen: dict[tuple, CompilerDiagnostic] = {}
     pending: list[CompilerDiagnostic] = []  # diagnostics of the pass now being printed
+    last: CompilerDiagnostic | None = None  # the diagnostic that notes belong to
+    last_fresh = False  # it was seen for the first time (a repeat's notes are repeats too)
     for raw in output.splitlines():
         line = raw.rstrip()
         if match := _DIAGNOSTIC.match(line):
@@ -73,6 +81,11 @@ def parse_diagnostics(output: str) -> list[CompilerDiagnostic]:
             continue
         else:
             continue
-        diag = seen.setdefault(diag.key(), diag)
+        if diag.severity == "note":
+            if last is not None and last_fresh:
+                last.notes.append(diag)
+            continue
+        last_fresh = diag.key() not in seen
+        last = diag = seen.setdefault(diag.key(), diag)
         pending.append(diag)
     return list(seen.values())

@@ -29,6 +29,33 @@ class Mode(enum.Enum):
 
 
 @dataclass(slots=True)
+class Site:
+    """A second place that explains a diagnostic: the macro body it was spelled in, or the line
+    of the tree that led into a toolchain header (an include or a template instantiation)."""
+
+    kind: str  # "macro" or "context"
+    file: str
+    line: int
+    column: int | None
+    detail: str  # the macro's name, or the note's message
+    cuda_file: str | None = None
+    cuda_line: int | None = None
+    at_column: ChangedName | None = None  # the changed name at the site's column
+
+    def to_dict(self) -> dict:
+        return {
+            "at_column": self.at_column.to_dict() if self.at_column else None,
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "detail": self.detail,
+            "cuda_file": self.cuda_file,
+            "cuda_line": self.cuda_line,
+        }
+
+
+@dataclass(slots=True)
 class Diagnostic:
     """A compiler error or warning, with where it came from in the CUDA original."""
 
@@ -43,6 +70,7 @@ class Diagnostic:
     inserted: bool = False  # the line was inserted by the port (no CUDA line)
     changed: list[ChangedName] = field(default_factory=list)  # names the port changed there
     at_column: ChangedName | None = None  # the changed name under the diagnostic's column
+    site: Site | None = None  # the macro body or tree line that explains it
 
     def to_dict(self) -> dict:
         cuda = None
@@ -61,6 +89,7 @@ class Diagnostic:
             "severity": self.severity,
             "message": self.message,
             "passes": list(self.passes),
+            "site": self.site.to_dict() if self.site else None,
             "cuda": cuda,
         }
 

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from rocport.check.model import CheckReport, Diagnostic, Status
+from rocport.check.model import CheckReport, Diagnostic, Site, Status
 from rocport.check.toolchain import Toolchain
 
 _STYLE = {Status.PASSED: "green", Status.FAILED: "bold red", Status.UNAVAILABLE: "yellow"}
@@ -24,6 +24,17 @@ def origin(diag: Diagnostic) -> str | None:
     )
     where = f"from CUDA {diag.cuda_file}:{diag.cuda_line}"
     return f"{where} ({changes})" if changes else f"{where} (unchanged by the port)"
+
+
+def site_text(site: Site) -> str:
+    """``in macro CU_CHECK at a.cu:18, CUDA a.cu:18 (cuGetErrorName -> hipGetErrorName)``."""
+    what = f"in macro {site.detail}" if site.kind == "macro" else site.detail
+    text = f"{what} at {site.file}:{site.line}"
+    if site.cuda_line is not None:
+        text += f", CUDA {site.cuda_file}:{site.cuda_line}"
+    if (n := site.at_column) is not None:
+        text += f" ({n.cuda} -> {n.hip})" if n.hip else f" ({n.cuda}: {n.outcome})"
+    return text
 
 
 def print_report(report: CheckReport, console: Console, *, warnings: bool = False) -> None:
@@ -69,6 +80,8 @@ def print_report(report: CheckReport, console: Console, *, warnings: bool = Fals
             console.print(f"{prefix}[{label}]{diag.severity}[/]: {escape(diag.message)}{passes}")
             if (text := origin(diag)) is not None:
                 console.print(f"    [cyan]{escape(text)}[/]")
+            if (site := diag.site) is not None:
+                console.print(f"    [cyan]{escape(site_text(site))}[/]")
     counts = report.counts
     verdict = "[green]all compiled[/]" if report.ok else "[bold red]not all compiled[/]"
     console.print(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rocport.check.diagnostics import CompilerDiagnostic, parse_diagnostics
-from rocport.check.model import CheckReport, Diagnostic, Mode, Status, UnitResult
+from rocport.check.model import CheckReport, Diagnostic, Mode, Site, Status, UnitResult
 from rocport.check.sourcemap import ChangedName, SourceMap
 from rocport.check.toolchain import Toolchain, find_toolchain
 from rocport.errors import InputError
@@ -211,7 +211,7 @@ def compile_unit(
             timeout=options.timeout,
         )
     seconds = time.perf_counter() - started
-    found = [d for d in parse_diagnostics(proc.stdout + "\n" + proc.stderr) if d.severity != "note"]
+    found = parse_diagnostics(proc.stdout + "\n" + proc.stderr)  # notes ride on their diagnostic
     errors = [d for d in found if d.severity == "error"]
     if proc.returncode == 0:
         status = Status.PASSED
@@ -240,38 +240,83 @@ def compile_unit(
     )
 
 
+_MACRO_NOTE = re.compile(r"^expanded from macro '(?P<name>\w+)'$")
+
+
+def _in_tree(file: str | None, base: Path) -> str | None:
+    if file is None:
+        return None
+    try:
+        return Path(os.path.normpath(file)).relative_to(base).as_posix()
+    except ValueError:
+        return None  # a toolchain header
+
+
 def _mapped(
     diag: CompilerDiagnostic, base: Path, sources: SourceMap, texts: dict[str, list[str]]
 ) -> Diagnostic:
-    """A compiler diagnostic with its tree-relative path and, when known, its CUDA origin."""
-    file = diag.file
-    result = Diagnostic(file, diag.line, diag.column, diag.severity, diag.message, diag.passes)
-    if file is None:
+    """A compiler diagnostic with its tree-relative path and, when known, its CUDA origin.
+
+    An error inside a macro's expansion also gets the macro body's line (``site``), where the
+    changed name usually is; an error in a toolchain header gets the first tree line of its
+    notes (the include or template instantiation that led there).
+    """
+    result = Diagnostic(diag.file, diag.line, diag.column, diag.severity, diag.message, diag.passes)
+    rel = _in_tree(diag.file, base)
+    notes = [(n, _in_tree(n.file, base)) for n in diag.notes]
+    if rel is None:
+        context = next(((n, r) for n, r in notes if r is not None and n.line), None)
+        if context is not None:
+            note, note_rel = context
+            result.site = Site("context", note_rel, note.line, note.column, note.message)
+            result.site.cuda_file, result.site.cuda_line, _, result.site.at_column = _locate(
+                note_rel, note.line, note.column, base, sources, texts
+            )
         return result
-    try:
-        rel = Path(os.path.normpath(file)).relative_to(base).as_posix()
-    except ValueError:
-        return result  # a toolchain header
     result.file = rel
     file_map = sources.get(rel)
     if file_map is not None and diag.line is not None:
-        cuda_line = file_map.cuda_line(diag.line)
-        result.cuda_file = file_map.cuda_path
-        result.cuda_line = cuda_line
-        result.inserted = cuda_line is None
-        result.changed = file_map.changed_on(cuda_line)
-        if diag.column is not None and result.changed:
-            if rel not in texts:
-                try:
-                    texts[rel] = (
-                        (base / rel).read_text(encoding="utf-8", errors="replace").splitlines()
-                    )
-                except OSError:
-                    texts[rel] = []
-            lines = texts[rel]
-            text = lines[diag.line - 1] if 0 < diag.line <= len(lines) else ""
-            result.at_column = name_at(text, diag.column, result.changed)
+        result.cuda_file, result.cuda_line, result.changed, result.at_column = _locate(
+            rel, diag.line, diag.column, base, sources, texts
+        )
+        result.inserted = result.cuda_line is None
+    for note, note_rel in notes:
+        match = _MACRO_NOTE.match(note.message)
+        if match and note_rel is not None and note.line:
+            result.site = Site("macro", note_rel, note.line, note.column, match["name"])
+            cuda_file, cuda_line, _, at = _locate(
+                note_rel, note.line, note.column, base, sources, texts
+            )
+            result.site.cuda_file, result.site.cuda_line = cuda_file, cuda_line
+            result.site.at_column = at
+            break  # the first is the innermost macro: where the tokens were written
     return result
+
+
+def _locate(
+    rel: str,
+    line: int,
+    column: int | None,
+    base: Path,
+    sources: SourceMap,
+    texts: dict[str, list[str]],
+) -> tuple[str | None, int | None, list[ChangedName], ChangedName | None]:
+    """CUDA file and line of ``rel:line``, the names changed there, and the one at ``column``."""
+    file_map = sources.get(rel)
+    if file_map is None:
+        return None, None, [], None
+    cuda_line = file_map.cuda_line(line)
+    changed = file_map.changed_on(cuda_line)
+    at = None
+    if column is not None and changed:
+        if rel not in texts:
+            try:
+                texts[rel] = (base / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                texts[rel] = []
+        lines = texts[rel]
+        at = name_at(lines[line - 1] if 0 < line <= len(lines) else "", column, changed)
+    return file_map.cuda_path, cuda_line, changed, at
 
 
 def name_at(line: str, column: int, changed: Sequence[ChangedName]) -> ChangedName | None:

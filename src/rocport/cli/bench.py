@@ -72,6 +72,8 @@ def _words(value: str | None, allowed: tuple[str, ...], what: str) -> tuple[str,
     help="Write the results JSON here.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("--plain-progress", is_flag=True,
+              help="One line per timed item instead of progress bars (for logs).")
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -91,6 +93,7 @@ def command(
     nproc: int | None,
     out: Path | None,
     quiet: bool,
+    plain_progress: bool,
 ) -> None:
     """Time ResNet, GEMM, copy and vector add, each against the device's peak.
 
@@ -149,7 +152,14 @@ def command(
         if compile_ is not None:
             config.resnet_compile = compile_
         config.triton = not no_triton
-        document = suite.run_suite(config, device=device, quiet=quiet, console=console)
+        document = suite.run_suite(
+            config,
+            device=device,
+            quiet=quiet or plain_progress,
+            console=console,
+            log_lines=plain_progress,
+            on_partial=(lambda doc: results.write(doc, out)) if out is not None else None,
+        )
     if out is not None:
         results.write(document, out)
         console.print(f"wrote {out}")

@@ -116,7 +116,12 @@ class _Bar:
     "--offload-arch",
     multiple=True,
     metavar="GFX",
-    help="GPU target for --check (repeatable; default gfx90a).",
+    help="AMD GPU target for build files and --check (repeatable; default gfx90a and gfx942).",
+)
+@click.option(
+    "--warp-sync",
+    type=click.Choice(["mask-free", "keep"]),
+    help="__shfl_*_sync and friends: HIP's mask-free forms (default) or keep the _sync forms.",
 )
 @click.option(
     "-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: CPU count)."
@@ -145,6 +150,7 @@ def command(
     compile_commands: Path | None,
     check: bool,
     offload_arch: tuple[str, ...],
+    warp_sync: str | None,
     jobs: int | None,
     top: int,
 ) -> None:
@@ -159,8 +165,6 @@ def command(
     from rocport.port import api, report, tree
     from rocport.port.config import find_config
 
-    if offload_arch and not check:
-        raise InputError("--offload-arch only applies with --check")
     if json_path == "-" and csv_path == "-":
         raise InputError("--json - and --csv - cannot both write to stdout")
     _report_destination(json_path)
@@ -169,7 +173,9 @@ def command(
         raise InputError(f"{src}: no such file or directory")
     root = src if src.is_dir() else src.parent
     config = find_config(root, map_file)
-    options = api.resolve_options(config, rocm=rocm, blas=blas, launch=launch)
+    options = api.resolve_options(
+        config, rocm=rocm, blas=blas, launch=launch, warp_sync=warp_sync, offload_arch=offload_arch
+    )
     bar = _Bar(minimum=tree.PARALLEL_MIN_FILES) if sys.stderr.isatty() else None
     try:
         result = api.port_tree(
@@ -185,7 +191,6 @@ def command(
             compile_commands=compile_commands,
             jobs=jobs,
             check=check,
-            offload_arch=offload_arch or ("gfx90a",),
             progress=bar,
         )
     finally:

@@ -57,7 +57,8 @@ def command(paths: tuple[Path, ...], output_format: str, output: Path | None, fa
             try:
                 chosen.extend(resolve(selector))
             except KeyError:
-                raise InputError(f"unknown rule {selector!r} (see `rocport scan --list-rules`)")
+                raise InputError(
+                    f"unknown rule {selector!r} (see `rocport scan --list-rules`)") from None
         return chosen
 
     console = Console(highlight=False, soft_wrap=False)

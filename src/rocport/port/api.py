@@ -31,6 +31,8 @@ def resolve_options(
     rocm: str | None = None,
     blas: str | None = None,
     launch: str | None = None,
+    warp_sync: str | None = None,
+    offload_arch: Iterable[str] = (),
     names: Iterable[tuple[str, str]] = (),
 ) -> PortOptions:
     """Options from explicit values, then the project config, then the defaults;
@@ -45,6 +47,8 @@ def resolve_options(
         rocm=rocm,
         blas=blas or config.blas or defaults.blas,
         launch=launch or config.launch or defaults.launch,
+        warp_sync=warp_sync or config.warp_sync or defaults.warp_sync,
+        offload_arch=tuple(offload_arch) or defaults.offload_arch,
         extra_names=tuple(sorted(extra.items())),
     )
 
@@ -69,6 +73,27 @@ def _plan(
         dest = None if dest_root is None else dest_root / rel
         items.append(tree.Item(rel, path, dest, kind, kind != "symlink" and selected(rel, kind)))
     return items
+
+
+def _selector(
+    src: Path,
+    config: ProjectConfig,
+    include: Iterable[str],
+    exclude: Iterable[str],
+    compile_commands: str | os.PathLike[str] | None,
+) -> Callable[[str, str], bool]:
+    """``selected(relative path, kind)``: whether a source or build file is to be translated."""
+    globs = PathFilter((*config.include, *include), (*config.exclude, *exclude))
+    in_build = None
+    if compile_commands is not None:
+        in_build = BuildFiles(src, read_compile_commands(Path(compile_commands))).relative()
+
+    def selected(rel: str, kind: str) -> bool:
+        if not globs.selects(rel):
+            return False
+        return in_build is None or kind == "build" or rel in in_build
+
+    return selected
 
 
 def _output_root(src: Path, out: Path | None, *, in_place: bool, examine: bool) -> Path | None:
@@ -116,7 +141,6 @@ def port_tree(
     compile_commands: str | os.PathLike[str] | None = None,
     jobs: int | None = None,
     check: bool = False,
-    offload_arch: Iterable[str] = ("gfx90a",),
     progress: tree.Progress | None = None,
     mapping: object | None = None,
     translate: tree.Translate | None = None,
@@ -129,11 +153,11 @@ def port_tree(
     :class:`ProjectConfig` or the path of a ``rocport.toml``-style file; by default
     ``rocport.toml`` at the root of ``src`` is read if present. ``options`` (default: from the
     config) get the config's ``[names]`` added. ``check`` compiles the written tree with
-    :func:`rocport.check.check_tree` for ``offload_arch`` (with the toolchain of
-    ``options.rocm``, or the first found, whose release then becomes the target) and records
-    per file whether it compiled. ``mapping`` (default: loaded for ``options``)
-    and ``translate`` replace the mapping and the translator (same signature as
-    :func:`rocport.port.translator.translate`).
+    :func:`rocport.check.check_tree` for ``options.offload_arch`` (the default targets: those
+    the compiler knows) with the toolchain of ``options.rocm``, or the first found, whose
+    release then becomes the target, and records per file whether it compiled. ``mapping``
+    (default: loaded for ``options``) and ``translate`` replace the mapping and the translator
+    (same signature as :func:`rocport.port.translator.translate`).
     """
     started = time.perf_counter()
     src = Path(src)
@@ -163,18 +187,7 @@ def port_tree(
         toolchain = find_toolchain(rocm=options.rocm)
         if options.rocm is None:
             options = replace(options, rocm=toolchain.release)
-    globs = PathFilter((*config.include, *include), (*config.exclude, *exclude))
-    in_build = (
-        None
-        if compile_commands is None
-        else BuildFiles(src, read_compile_commands(Path(compile_commands))).relative()
-    )
-
-    def selected(rel: str, kind: str) -> bool:
-        if not globs.selects(rel):
-            return False
-        return in_build is None or kind == "build" or rel in in_build
-
+    selected = _selector(src, config, include, exclude, compile_commands)
     if mapping is None:
         from rocport.port.mapping import load_mapping
 
@@ -185,6 +198,8 @@ def port_tree(
         src, None if out is None else Path(out), in_place=in_place, examine=examine
     )
     items = _plan(src, out_root, selected=selected)
+    local = tree.defined_names(items, mapping) | options.local_names
+    options = replace(options, local_names=local)
     jobs = jobs or os.cpu_count() or 1
     engine = tree.Engine(translate, migrate, mapping, options)
     results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
@@ -202,9 +217,18 @@ def port_tree(
         jobs=jobs,
     )
     if toolchain is not None and out_root is not None:
-        _check(report, src, out_root, toolchain, tuple(offload_arch), jobs, mirror=not in_place)
+        _check(report, src, out_root, toolchain, _check_targets(options, toolchain), jobs,
+               mirror=not in_place)  # fmt: skip
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _check_targets(options: PortOptions, toolchain) -> tuple[str, ...]:
+    """The GPU targets to compile for: as asked, or the default ones that the compiler knows."""
+    if options.offload_arch != PortOptions().offload_arch:
+        return options.offload_arch
+    known = tuple(a for a in options.offload_arch if a in toolchain.offload_archs)
+    return known or options.offload_arch
 
 
 def _check(

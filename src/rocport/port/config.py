@@ -4,9 +4,10 @@
 
     include = ["src/**", "kernels/*.cu"]     # translate only these (default: every source file)
     exclude = ["third_party/**"]              # never translate these (copied untouched)
-    rocm = "6.4"                              # defaults for --rocm, --blas, --launch
+    rocm = "6.4"                              # defaults for --rocm, --blas, --launch, --warp-sync
     blas = "hipblas"
     launch = "keep"
+    warp_sync = "mask-free"
 
     [names]                                   # project-specific CUDA -> HIP names
     initCuda = "initHip"
@@ -37,8 +38,13 @@ from rocport.lexer import compile_scanner
 CONFIG_NAME = "rocport.toml"
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_CHOICES = {"blas": ("hipblas", "rocblas"), "launch": ("keep", "ggl")}
-_KEYS = ("include", "exclude", "names", "rocm", "blas", "launch")
+_CHOICES = {
+    "blas": ("hipblas", "rocblas"),
+    "launch": ("keep", "ggl"),
+    "warp_sync": ("mask-free", "keep"),
+}
+_SETTINGS = ("rocm", "blas", "launch", "warp_sync")
+_KEYS = ("include", "exclude", "names", *_SETTINGS)
 _ENTRY_KEYS = ("hip", "kind", "status", "note", "since", "header")
 
 
@@ -66,7 +72,11 @@ def glob_to_regex(pattern: str) -> str:
                 out.append(re.escape(char))
             else:
                 body = pattern[i + 1 : end].replace("\\", "\\\\")
-                out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                elif body.startswith("^"):  # a literal caret, as in fnmatch
+                    body = "\\" + body
+                out.append("[" + body + "]")
                 i = end
         else:
             out.append(re.escape(char))
@@ -99,9 +109,6 @@ class PathFilter:
             parts.append(f"{prefix}{body}(?:/.*)?")
         return re.compile("|".join(f"(?:{part})" for part in parts), re.DOTALL)
 
-    def __bool__(self) -> bool:
-        return bool(self.include or self.exclude)
-
     def selects(self, relpath: str) -> bool:
         if self._exclude is not None and self._exclude.fullmatch(relpath):
             return False
@@ -120,6 +127,7 @@ class ProjectConfig:
     rocm: str | None = None
     blas: str | None = None
     launch: str | None = None
+    warp_sync: str | None = None
 
 
 def _strings(where: str, key: str, value: object) -> tuple[str, ...]:
@@ -177,7 +185,7 @@ def load_config(path: Path) -> ProjectConfig:
                 f"{where}: [names] {cuda} = {value!r}: both sides must be C identifiers"
             )
     settings: dict[str, str | None] = {}
-    for key in ("rocm", "blas", "launch"):
+    for key in _SETTINGS:
         value = data.get(key)
         if value is not None and not isinstance(value, str):
             raise InputError(f"{where}: '{key}' must be a string")

@@ -21,10 +21,10 @@ _HEADER_ITEM = re.compile(
 _BLANK_LINE = re.compile(r"[ \t]*\n")
 
 
-def control(comment: str) -> str | None:
-    """``"off"``, ``"on"`` or ``"skip-file"`` when ``comment`` is a rocport control comment."""
-    match = _CONTROL.search(comment)
-    return match.group(1) if match else None
+def controls(comment: str) -> list[tuple[int, str]]:
+    """The control words in ``comment`` (``"off"``, ``"on"``, ``"skip-file"``) with their
+    offsets; a run of ``//`` lines may hold several."""
+    return [(m.start(1), m.group(1)) for m in _CONTROL.finditer(comment)]
 
 
 def skips_file(text: str) -> bool:

@@ -32,6 +32,11 @@ class Launch:
     args_close: int  # offset of the matching ")"
 
 
+def has_config(text: str, open_: int) -> bool:
+    """Whether the ``<<<`` at ``open_`` is closed by a ``>>>`` (``operator<<<int>`` is not)."""
+    return _config_after(text, open_ + 3) is not None
+
+
 def parse_launch(text: str, open_: int) -> Launch | None:
     """Parse the launch whose ``<<<`` is at ``open_``; None if it is not a well-formed launch."""
     kernel = _kernel_before(text, open_)

@@ -44,9 +44,7 @@ __all__ = ["Entry", "IncludeEntry", "Mapping", "available_releases", "load_mappi
 #: the first-argument-dropping transform: ``__shfl_down_sync(mask, v, d)`` -> ``__shfl_down(v, d)``
 DROP_FIRST_ARG = "drop_first_arg"
 BLAS_CHOICES = ("hipblas", "rocblas")
-KINDS = frozenset(
-    {"function", "type", "enum", "enumerator", "macro", "namespace", "variable"}
-)
+KINDS = frozenset({"function", "type", "enum", "enumerator", "macro", "namespace", "variable"})
 STATUSES = frozenset({"supported", "unsupported", "deprecated"})
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.\d+)*\Z")
 
@@ -159,8 +157,9 @@ def _read(name: str) -> dict[str, Any]:
 def _family_files() -> tuple[str, ...]:
     data = resources.files("rocport.port") / "data"
     skip = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
-    return tuple(sorted(p.name for p in data.iterdir()
-                        if p.name.endswith(".json") and p.name not in skip))
+    return tuple(
+        sorted(p.name for p in data.iterdir() if p.name.endswith(".json") and p.name not in skip)
+    )
 
 
 def available_releases() -> tuple[str, ...]:
@@ -183,25 +182,42 @@ def _since_key(text: str) -> tuple[int, int]:
 _new_entry = tuple.__new__
 
 
-def _resolve(raw: dict[str, Any], cuda: str, family: str, target: tuple[int, int],
-             target_verified: bool) -> Entry:
+def _resolve(
+    raw: dict[str, Any], cuda: str, family: str, target: tuple[int, int], target_verified: bool
+) -> Entry:
     get = raw.get
     hip = get("hip")
     status = get("status") or ("supported" if hip else "unsupported")
     since = get("since")
     if status == "unsupported":
         hip = None
-    entry = _new_entry(Entry, (cuda, hip, raw["kind"], family, status, since, get("header"),
-                               get("note"), get("transform")))
+    entry = _new_entry(
+        Entry,
+        (
+            cuda,
+            hip,
+            raw["kind"],
+            family,
+            status,
+            since,
+            get("header"),
+            get("note"),
+            get("transform"),
+        ),
+    )
     if since is None or hip is None or _since_key(since) <= target:
         return entry
     if not (target_verified or "source" in raw):
         return entry
     older = get("older")
     if older:
-        return entry._replace(hip=older["hip"], transform=older.get("transform"), since=None,
-                              header=older.get("header"), note=older.get("note") or
-                              f"{hip} needs ROCm {since}; using {older['hip']}")
+        return entry._replace(
+            hip=older["hip"],
+            transform=older.get("transform"),
+            since=None,
+            header=older.get("header"),
+            note=older.get("note") or f"{hip} needs ROCm {since}; using {older['hip']}",
+        )
     return entry._replace(hip=None, status="unsupported", note=f"{hip} needs ROCm {since} or newer")
 
 
@@ -217,8 +233,13 @@ def _load(rocm: str, blas: str) -> Mapping:
     raws: list[tuple[Family, dict[str, Any]]] = []
     for name in _family_files():
         doc = _read(name)
-        fam = Family(doc["family"], doc["title"], doc["source"],
-                     tuple(doc.get("verified_releases", ())), doc.get("replaces"))
+        fam = Family(
+            doc["family"],
+            doc["title"],
+            doc["source"],
+            tuple(doc.get("verified_releases", ())),
+            doc.get("replaces"),
+        )
         families[fam.name] = fam
         raws.append((fam, doc))
     active = {f.name for f in families.values() if f.replaces is None}
@@ -229,8 +250,9 @@ def _load(rocm: str, blas: str) -> Mapping:
                 replaced[f.replaces] = f.name
                 active.add(f.name)
                 active.discard("cublas")
-    verified_target = {f.name: any(_version(v) == target for v in f.verified_releases)
-                       for f in families.values()}
+    verified_target = {
+        f.name: any(_version(v) == target for v in f.verified_releases) for f in families.values()
+    }
     entries: dict[str, Entry] = {}
     for fam, doc in raws:
         if fam.name not in active:
@@ -247,8 +269,9 @@ def _load(rocm: str, blas: str) -> Mapping:
     for cuda, raw in {**inc_doc["entries"], **variant_includes}.items():
         e = _resolve({**raw, "kind": "macro"}, cuda, "includes", target, inc_verified)
         includes[cuda] = IncludeEntry(cuda, e.hip, e.status, e.since, e.note)
-    return Mapping(f"{target[0]}.{target[1]}", blas, entries, includes, families,
-                   _cuda_like_pattern())
+    return Mapping(
+        f"{target[0]}.{target[1]}", blas, entries, includes, families, _cuda_like_pattern()
+    )
 
 
 def _extra_entry(cuda: str, value: Any) -> Entry:
@@ -264,15 +287,25 @@ def _extra_entry(cuda: str, value: Any) -> Entry:
             raise InputError(f"mapping for {cuda!r}: bad status {status!r} or kind {kind!r}")
         if status != "unsupported" and not hip:
             raise InputError(f"mapping for {cuda!r}: no 'hip' name")
-        return Entry(cuda, hip if status != "unsupported" else None, kind, "project", status,
-                     value.get("since"), value.get("header"), value.get("note"),
-                     value.get("transform"))
-    raise InputError(f"mapping for {cuda!r}: expected a name, a table or nothing, "
-                     f"got {type(value).__name__}")
+        return Entry(
+            cuda,
+            hip if status != "unsupported" else None,
+            kind,
+            "project",
+            status,
+            value.get("since"),
+            value.get("header"),
+            value.get("note"),
+            value.get("transform"),
+        )
+    raise InputError(
+        f"mapping for {cuda!r}: expected a name, a table or nothing, got {type(value).__name__}"
+    )
 
 
-def load_mapping(*, rocm: str | None = None, blas: str = "hipblas",
-                 extra: dict[str, Any] | None = None) -> Mapping:
+def load_mapping(
+    *, rocm: str | None = None, blas: str = "hipblas", extra: dict[str, Any] | None = None
+) -> Mapping:
     """Load the mapping resolved for ROCm release ``rocm`` (default: the newest in the data).
 
     ``blas="rocblas"`` swaps the cuBLAS family for its rocBLAS variant. ``extra`` adds

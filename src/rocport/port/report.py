@@ -56,7 +56,10 @@ def to_dict(report: TreeReport) -> dict:
             "rocm": options.rocm,
             "blas": options.blas,
             "launch": options.launch,
+            "warp_sync": options.warp_sync,
+            "offload_arch": list(options.offload_arch),
             "names": dict(options.extra_names),
+            "local_names": sorted(options.local_names),
         },
         "jobs": report.jobs,
         "seconds": round(report.seconds, 4),
@@ -215,10 +218,10 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
     issues = report.issues
     if issues:
         table = Table(title="Not translated", title_justify="left", box=None)
-        table.add_column("location", overflow="fold")
-        table.add_column("CUDA name")
-        table.add_column("outcome")
-        table.add_column("note", overflow="fold")
+        table.add_column("location", no_wrap=True)
+        table.add_column("CUDA name", overflow="fold")
+        table.add_column("outcome", no_wrap=True)
+        table.add_column("note", overflow="ellipsis", no_wrap=True)
         for file, ref in issues[:max_issues]:
             style = "red" if ref.outcome.value == "unsupported" else "yellow"
             table.add_row(

@@ -24,8 +24,11 @@ from functools import cache
 
 _NOT_AFTER_WORD = r"(?<![\w$].)"  # placed after a token's first character
 
+_LINE_COMMENT = r"//[^\n\\]*(?:\\(?:.|\n|\Z)[^\n\\]*)*"
+#: a block comment, or a run of line comments on consecutive lines (one match: doc comments
+#: come in runs, and each match costs a trip through Python)
 _COMMENT = (
-    r"/(?P<comment>/[^\n\\]*(?:\\(?:.|\n|\Z)[^\n\\]*)*"
+    rf"/(?P<comment>{_LINE_COMMENT[1:]}(?:\n[ \t]*{_LINE_COMMENT})*"
     r"|\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\*+\Z|\Z))"
 )
 _RAW = (

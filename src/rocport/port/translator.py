@@ -1,10 +1,16 @@
 """Translate the text of one CUDA source file to HIP.
 
-One :func:`re.Pattern.finditer` over the text visits comments, literals, ``#include`` lines and
-the identifiers that can be CUDA names (the identifier alternative is built from the mapping's
-names and prefixes, so ordinary identifiers are never visited in Python). Rewrites are collected
-as ``(start, end, replacement)`` edits and joined once. Output lines correspond 1:1 to input
-lines, except the lines listed in :attr:`Translation.inserted_lines`.
+:func:`translate` makes one pass with the scanner of :mod:`rocport.port.scanner`, which finds
+comments, literals, ``#include`` lines, ``<<<`` and only those identifiers that can be CUDA
+names (its identifier alternatives come from the mapping's prefixes and names, so ordinary
+identifiers never reach Python). Each distinct name is resolved once per mapping into a rule:
+rename, keep, report as unsupported or unknown, or rewrite the call (``drop_first_arg``,
+``HIP_SYMBOL``). Rewrites are collected as ``(start, end, replacement)`` edits and joined once.
+
+Output lines correspond 1:1 to input lines, except the lines listed in
+:attr:`~rocport.port.model.Translation.inserted_lines` (at most one: ``#include
+<hip/hip_runtime.h>``, which nvcc includes implicitly and HIP does not). Text with nothing to
+change comes back as the identical object; translating the output again changes nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from dataclasses import dataclass
 
 from rocport.port import directives
 from rocport.port.arguments import skip_space, split_call, trim
-from rocport.port.launch import ggl_edits, parse_launch
+from rocport.port.launch import ggl_edits, has_config, parse_launch
 from rocport.port.mapping import DROP_FIRST_ARG, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
 from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
@@ -40,7 +46,8 @@ _SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
 _SCOPE_AFTER = re.compile(r"\s*::")
 _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*$")
 _LAUNCH_NAME = "<<<>>>"
-_DEFINE = re.compile(r"^[ \t]*\#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+_UNRESOLVED = object()
+_DEFINE = re.compile(r"\#[ \t]*define[ \t]+(\w+)")  # literal-first: fast; line start not needed
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +61,12 @@ class _Rule:
     hip: str | None = None  # the HIP name reported (also when the name is kept as written)
     transform: str | None = None
     namespace: bool = False
+    plain: bool = False  # translated or unsupported, no call rewrite, no context to check
 
 
 class _Plan:
-    """The compiled scanner and the per-name rules for one mapping and set of extra names."""
+    """The compiled scanner and the per-name rules for one mapping and set of options
+    (compiled once per process: the scanner regex takes a few tenths of a second)."""
 
     def __init__(
         self, mapping: Mapping, extra: tuple[tuple[str, str], ...], warp_sync: str
@@ -71,8 +80,8 @@ class _Plan:
         names += [n for n in (*self.extra, *DEVICE_KEYWORDS) if cuda_like.match(n) is None]
         branches = identifier_branches(split_alternatives(cuda_like.pattern), names)
         self.scanner = compile_scanner(tuple(branches))
-        self.prefilter = re.compile("|".join([*branches, "<<<", r"\#[ \t]*include"]))
         self.rules: dict[str, _Rule | None] = {}
+        self.includes: dict[tuple[str, bool], _Rule | None] = {}
 
     def rule(self, name: str) -> _Rule | None:
         try:
@@ -107,7 +116,8 @@ class _Plan:
             if rule is not None:
                 return rule
         if not entry.supported:
-            return _Rule(None, Outcome.UNSUPPORTED, entry.family, entry.note)
+            return _Rule(None, Outcome.UNSUPPORTED, entry.family, entry.note, plain=True)
+        namespace = entry.kind == "namespace"
         return _Rule(
             None if entry.hip == name else entry.hip,
             Outcome.TRANSLATED,
@@ -115,8 +125,27 @@ class _Plan:
             entry.note,
             entry.hip,
             entry.transform,
-            entry.kind == "namespace",
+            namespace,
+            plain=not (entry.transform or namespace or name in _SYMBOL_APIS),
         )
+
+    def include_rule(self, path: str, *, angled: bool) -> _Rule | None:
+        """How to handle ``#include <path>`` (``angled``) or ``#include "path"``."""
+        key = (path, angled)
+        if key not in self.includes:
+            self.includes[key] = self._resolve_include(path, angled)
+        return self.includes[key]
+
+    def _resolve_include(self, path: str, angled: bool) -> _Rule | None:
+        entry = self.mapping.include(path)
+        if entry is None:  # unknown: reported only for a CUDA-looking system header
+            stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+            cuda_like = angled and self.mapping.is_cuda_like(stem)
+            return _Rule(None, Outcome.UNKNOWN, "include") if cuda_like else None
+        if not entry.supported:
+            return _Rule(None, Outcome.UNSUPPORTED, "include", entry.note)
+        replacement = None if entry.hip == path else entry.hip
+        return _Rule(replacement, Outcome.TRANSLATED, "include", entry.note, entry.hip)
 
     def _mask_free(self, name: str) -> _Rule | None:
         """``__shfl_down_sync(mask, v, d)`` -> ``__shfl_down(v, d)`` where HIP has that form."""
@@ -159,13 +188,12 @@ def translate(text: str, *, path: str, mapping: Mapping, options: PortOptions) -
     """Translate ``text`` (the contents of ``path``) to HIP.
 
     ``mapping`` must already be resolved for ``options.rocm`` and ``options.blas`` (see
-    :func:`rocport.port.mapping.load_mapping`). Text without any CUDA candidate comes back as
-    the identical object.
+    :func:`rocport.port.mapping.load_mapping`); ``path`` is for messages only. A file whose
+    opening comments say ``rocport: skip-file`` comes back untouched, with no references.
     """
-    plan = _plan(mapping, options)
-    if plan.prefilter.search(text) is None or directives.skips_file(text):
+    if directives.skips_file(text):
         return Translation(text)
-    return _Translator(text, plan, options).run()
+    return _Translator(text, _plan(mapping, options), options).run()
 
 
 class _Translator:
@@ -185,6 +213,7 @@ class _Translator:
 
     def run(self) -> Translation:
         self._scan()
+        self.uses_cuda = any(rule.outcome is not Outcome.UNKNOWN for _, _, rule in self.found)
         if self.launches:
             self._launches()
         inserted: list[int] = []
@@ -201,30 +230,38 @@ class _Translator:
     def _scan(self) -> None:
         text = self.text
         plan = self.plan
-        rule_of = plan.rule
+        rules = plan.rules
+        resolve = plan.rule
         edits = self.edits
         found = self.found
         skip_until = 0
         off_start: int | None = None
         for match in plan.scanner.finditer(text):
             kind = match.lastgroup
-            start = match.start()
             if kind is None:  # an identifier
+                start = match.start()
                 if off_start is not None or start < skip_until:
                     continue
                 name = match.group()
-                rule = rule_of(name)
+                rule = rules.get(name, _UNRESOLVED)
+                if rule is _UNRESOLVED:
+                    rule = resolve(name)
                 if rule is None:
+                    continue
+                if rule.plain:  # the common case: a name to rename (or keep) and report
+                    if rule.replacement is not None:
+                        edits.append((start, match.end(), rule.replacement))
+                    found.append((start, name, rule))
                     continue
                 if rule.outcome is None:
                     self.uses_device = True
                     continue
-                if rule.outcome is Outcome.UNKNOWN and name in self.own_names:
+                if rule.outcome is Outcome.UNKNOWN:
+                    if name not in self.own_names:
+                        found.append((start, name, rule))
                     continue
                 if rule.namespace and not self._used_as_namespace(start, match.end()):
                     continue
-                if rule.outcome is not Outcome.UNKNOWN:
-                    self.uses_cuda = True
                 if rule.transform or name in _SYMBOL_APIS:
                     skip_until = max(skip_until, self._call_transform(match.end(), rule, name))
                 if rule.replacement is not None:
@@ -232,17 +269,18 @@ class _Translator:
                 found.append((start, name, rule))
             elif kind == "launch":
                 if off_start is None:
-                    self.launches.append(start)
+                    self.launches.append(match.start())
             elif kind == "comment":
+                start = match.start()
                 if text.find("rocport", start, match.end()) == -1:
                     continue
-                state = directives.control(match.group())
-                if state == "off" and off_start is None:
-                    off_start = start
-                elif state == "on" and off_start is not None:
-                    self.off_spans.append((off_start, match.end()))
-                    off_start = None
-            elif kind == "include" and off_start is None and _at_line_start(text, start):
+                for offset, state in directives.controls(match.group()):
+                    if state == "off" and off_start is None:
+                        off_start = start + offset
+                    elif state == "on" and off_start is not None:
+                        self.off_spans.append((off_start, start + offset))
+                        off_start = None
+            elif kind == "include" and off_start is None and _at_line_start(text, match.start()):
                 self._include(match)
         if off_start is not None:
             self.off_spans.append((off_start, len(text)))
@@ -297,23 +335,14 @@ class _Translator:
         if inner in _RUNTIME_HEADERS:
             self._hip_include(inner)
             return
-        entry = self.plan.mapping.include(inner)
-        if entry is None:
-            stem = inner.rsplit("/", 1)[-1].split(".", 1)[0]
-            if self.text[istart] == "<" and self.plan.mapping.is_cuda_like(stem):
-                self.found.append((istart + 1, inner, _Rule(None, Outcome.UNKNOWN, "include")))
+        rule = self.plan.include_rule(inner, angled=self.text[istart] == "<")
+        if rule is None:
             return
-        self.uses_cuda = True
-        family = "include"
-        if not entry.supported:
-            rule = _Rule(None, Outcome.UNSUPPORTED, family, entry.note)
-            self.found.append((istart + 1, inner, rule))
-            return
-        rule = _Rule(None, Outcome.TRANSLATED, family, entry.note, entry.hip)
         self.found.append((istart + 1, inner, rule))
-        self._hip_include(entry.hip)
-        if entry.hip != inner:
-            self.edits.append((istart + 1, iend - 1, entry.hip))
+        if rule.hip is not None:
+            self._hip_include(rule.hip)
+        if rule.replacement is not None:
+            self.edits.append((istart + 1, iend - 1, rule.replacement))
 
     def _hip_include(self, hip: str) -> None:
         if self.first_hip_include is None:
@@ -325,8 +354,10 @@ class _Translator:
 
     def _launches(self) -> None:
         ggl = self.options.launch == "ggl"
-        self.uses_cuda = self.uses_device = True
         for open_ in self.launches:
+            if not has_config(self.text, open_):
+                continue
+            self.uses_cuda = self.uses_device = True
             launch = parse_launch(self.text, open_) if ggl else None
             if launch is not None:
                 self.edits.extend(ggl_edits(self.text, launch))

@@ -48,6 +48,8 @@ _HIP_RUNTIME_INCLUDE = re.compile(
     r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"]', re.MULTILINE
 )
 
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+
 Translate = Callable[..., Translation]
 #: called as ``progress(done, total)`` after each translated file
 Progress = Callable[[int, int], None]
@@ -70,6 +72,20 @@ class Item:
     dest: Path | None  # None with --examine
     kind: str  # "source", "build", "other" or "symlink"
     selected: bool = True  # False: left out by globs or compile_commands.json (copied untouched)
+
+
+def defined_names(items: list[Item], mapping) -> frozenset[str]:
+    """CUDA-looking macro names that the tree's own source files ``#define`` and the mapping
+    does not know (``CUDA_CHECK``, ``cudaCheck``): the project's names, not CUDA APIs."""
+    names: set[bytes] = set()
+    for item in items:
+        if item.kind == "source":
+            try:
+                names.update(_DEFINE.findall(item.src.read_bytes()))
+            except OSError:
+                continue
+    decoded = (name.decode("ascii") for name in names)
+    return frozenset(n for n in decoded if mapping.is_cuda_like(n) and mapping.lookup(n) is None)
 
 
 def walk(root: Path) -> Iterator[tuple[str, Path]]:

@@ -22,8 +22,8 @@ from rocport._diagnostics import (
     line_starts,
     offset_to_line_col,
 )
-from rocport.scan.blank import blank_non_code
 from rocport.scan import cexpr
+from rocport.scan.blank import blank_non_code
 from rocport.scan.registry import Rule
 
 
@@ -107,12 +107,12 @@ _NOT_A_NAME = frozenset({
     "__launch_bounds__", "__attribute__", "__cluster_dims__", "__declspec", "alignas",
     "decltype", "__align__", "template", "if", "while", "for", "switch", "return", "sizeof",
 })
-_NAME_BEFORE = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^;{}()]*>\s*)?$")
 _TRAILING = re.compile(r"(?:(?:const|noexcept|override|final|volatile)\b\s*|->[^{;]*)+")
 _QUALIFIER = re.compile(r"__\w+__")
 _LOOP_HEAD = {"for": re.compile(r"for\s*\("), "while": re.compile(r"while\s*\("),
               "do": re.compile(r"do\s*\{")}
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_DEFINE = re.compile(r"define[ \t]+(\w+)(?![\w(])[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_DIRECTIVE_START = re.compile(r"^[ \t]*#[ \t]*$", re.MULTILINE)
 _DECL_NOISE = re.compile(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
                          r"volatile|const|__restrict__)\b")
 _DECL_TYPE = re.compile(r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
@@ -219,6 +219,32 @@ class CudaSource(_Source):
             cache[literal] = hits
         return hits
 
+    def matches_at(self, literal: str, pattern: re.Pattern[str],
+                   word: bool = True) -> list[re.Match[str]]:
+        """``pattern`` matched at every occurrence of ``literal`` (that starts a word, unless
+        ``word`` is off)."""
+        match = pattern.match
+        found = []
+        for pos in self.find_all(literal):
+            if not word or self.starts_word(pos):
+                hit = match(self.code, pos)
+                if hit is not None:
+                    found.append(hit)
+        return found
+
+    def launch_calls(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """``pattern`` (which starts with ``hip`` or ``cuda``) matched around each ``Launch``."""
+        found = []
+        code = self.code
+        for pos in self.find_all("Launch"):
+            for prefix in ("cuda", "hip"):
+                start = pos - len(prefix)
+                if code.startswith(prefix, start) and self.starts_word(start):
+                    hit = pattern.match(code, start)
+                    if hit is not None:
+                        found.append(hit)
+        return found
+
     def _function_at(self, start: int) -> Function | None:
         code = self.code
         pos = start
@@ -230,7 +256,7 @@ class CudaSource(_Source):
             stop = code.find(";", pos, open_paren)
             if stop != -1 or code.find("{", pos, open_paren) != -1:
                 return None
-            name = _NAME_BEFORE.search(code, max(pos, open_paren - 120), open_paren)
+            name = _name_before(code, open_paren, pos)
             close_paren = self.paren_end(open_paren)
             if close_paren < 0:
                 return None
@@ -376,9 +402,7 @@ class CudaSource(_Source):
             args = _split_top_level(code[at + 3:end])
             if len(args) >= 2:
                 found.append((at, "chevron", (at + 3 + args[1][0], at + 3 + args[1][1])))
-        for match in _LAUNCH_CALL.finditer(code):
-            if not self.is_word_at(match.start(), match.end(1)):
-                continue
+        for match in self.launch_calls(_LAUNCH_CALL):
             close = self.paren_end(match.end() - 1)
             if close < 0:
                 continue
@@ -425,7 +449,13 @@ class CudaSource(_Source):
         """Object-like ``#define NAME value`` directives (the last one wins)."""
         if "define" not in self.code:
             return {}
-        return {m.group(1): m for m in _DEFINE.finditer(self.code)}
+        code = self.code
+        found = {}
+        for match in _DEFINE.finditer(code):
+            line_start = code.rfind("\n", 0, match.start()) + 1
+            if _DIRECTIVE_START.match(code, line_start, match.start()):
+                found[match.group(1)] = match
+        return found
 
     @cached_property
     def constants(self) -> dict[str, re.Match[str]]:
@@ -449,6 +479,48 @@ class CudaSource(_Source):
         if expr not in cache:
             cache[expr] = cexpr.evaluate(expr, self.constant_text)
         return cache[expr]
+
+
+class _Name:
+    """The identifier found right before a ``(`` (a tiny stand-in for a regex match)."""
+
+    __slots__ = ("_name", "_start")
+
+    def __init__(self, name: str, start: int) -> None:
+        self._name, self._start = name, start
+
+    def group(self, _index: int = 1) -> str:
+        return self._name
+
+    def start(self) -> int:
+        return self._start
+
+
+def _name_before(code: str, open_paren: int, floor: int) -> _Name | None:
+    """The identifier (optionally followed by ``<...>`` template arguments) before a ``(``."""
+    end = open_paren
+    while end > floor and code[end - 1] in " \t\r\n":
+        end -= 1
+    if end > floor and code[end - 1] == ">":
+        depth, pos = 0, end - 1
+        while pos > floor:
+            char = code[pos]
+            depth += char == ">"
+            depth -= char == "<"
+            if depth == 0:
+                break
+            if char in ";{}()":
+                return None
+            pos -= 1
+        end = pos
+        while end > floor and code[end - 1] in " \t\r\n":
+            end -= 1
+    start = end
+    while start > floor and (code[start - 1].isalnum() or code[start - 1] == "_"):
+        start -= 1
+    if start == end or code[start].isdigit():
+        return None
+    return _Name(code[start:end], start)
 
 
 def _split_top_level(text: str) -> list[tuple[int, int]]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
+from fnmatch import translate as fnmatch_translate
 from pathlib import Path
 
 from rocport._diagnostics import Finding
@@ -64,10 +66,12 @@ def language_of(path: Path) -> Language | None:
     return None
 
 
-def display_path(path: Path) -> str:
+def display_path(path: Path, cwd: Path | None = None) -> str:
     """``path`` relative to the working directory where it lies below it, else as given."""
+    base = cwd or Path.cwd().resolve()
+    absolute = path if path.is_absolute() else base / path
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return Path(os.path.normpath(absolute)).relative_to(base).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -75,10 +79,11 @@ def display_path(path: Path) -> str:
 def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[Path]:
     """Files under ``paths`` (sorted, excluded globs pruned); a missing path is an error."""
     patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
+    matcher = re.compile("|".join(fnmatch_translate(p) for p in patterns))
 
     def excluded(candidate: Path, root: Path) -> bool:
         relative = candidate.relative_to(root).as_posix() if candidate != root else candidate.name
-        return any(fnmatch(candidate.name, p) or fnmatch(relative, p) for p in patterns)
+        return bool(matcher.match(candidate.name) or matcher.match(relative))
 
     for path in paths:
         if not path.exists():
@@ -138,9 +143,10 @@ def scan_paths(paths: Sequence[Path], rules: Sequence[Rule],
     """Scan every supported file under ``paths`` with ``rules``."""
     report = ScanReport()
     languages = {r.language for r in rules}
+    cwd = Path.cwd().resolve()
     for path in iter_files(paths, exclude):
         language = language_of(path)
-        shown = display_path(path)
+        shown = display_path(path, cwd)
         if language is None:
             if path in paths:
                 report.notes.append(Note(shown, "skipped: not a C/C++/CUDA/HIP or Python file"))

@@ -40,11 +40,7 @@ def render(report: ScanReport, rules: Sequence[Rule]) -> str:
             "results": results,
             "invocations": [{
                 "executionSuccessful": True,
-                "toolExecutionNotifications": [
-                    {"level": "note", "message": {"text": note.message},
-                     "locations": [{"physicalLocation": {"artifactLocation": _artifact(note.path)}}]}
-                    for note in report.notes
-                ],
+                "toolExecutionNotifications": [_notification(note) for note in report.notes],
             }],
         }],
     }
@@ -62,6 +58,11 @@ def _descriptor(rule: Rule) -> dict:
         "defaultConfiguration": {"level": LEVEL[rule.severity]},
         "properties": {"tags": [rule.language.value], "fixAvailability": rule.fix.value},
     }
+
+
+def _notification(note) -> dict:
+    return {"level": "note", "message": {"text": note.message},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(note.path)}}]}
 
 
 def _artifact(path: str) -> dict:

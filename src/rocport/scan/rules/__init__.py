@@ -24,9 +24,9 @@ from rocport.scan.rules.cuda import (
     warp_size_constant_32,
 )
 from rocport.scan.rules.python import (
-    cudnn_backend_setting,
     cuda_extension_build,
     cuda_only_package,
+    cudnn_backend_setting,
     nvidia_smi_call,
     raw_nvcc_call,
     tf_hides_gpus,

@@ -45,7 +45,7 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, dict]]:
     rows = {row["pattern"]: row for row in tables.architecture_features()}
     names = sorted(rows, key=len, reverse=True)
     alternatives = "|".join(re.escape(name) for name in names)
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), rows
+    return re.compile(rf"(?:{alternatives})(?!\w)"), rows
 
 
 @rule(id="RP112", name="architecture-specific", severity=Severity.ERROR,
@@ -59,6 +59,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
     pattern, rows = _pattern()
     seen: set[tuple[int, str]] = set()
     for match in pattern.finditer(code):
+        if not src.starts_word(match.start()):
+            continue
         row = rows[match.group()]
         line = src.location(match.start()).line
         if (line, match.group()) in seen:

@@ -34,8 +34,9 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_LAUNCH = re.compile(r"<<<|\b(?:cudaLaunchKernel|hipLaunchKernelGGL|hipLaunchKernel|"
+_LAUNCH = re.compile(r"(?:cudaLaunchKernel|hipLaunchKernelGGL|hipLaunchKernel|"
                      r"cudaLaunchCooperativeKernel)\s*\(")
+_CHEVRON = re.compile(r"<<<")
 
 
 @rule(id="RP113", name="dynamic-parallelism", severity=Severity.ERROR, language=Language.CUDA)
@@ -43,13 +44,18 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "<<<" not in code and "Launch" not in code:
         return
-    for function in src.device_functions:
-        for match in _LAUNCH.finditer(code, *function.body):
-            what = "a `<<<...>>>` launch" if match.group() == "<<<" else \
-                f"`{match.group().rstrip('( ')}`"
-            kind = "kernel" if function.is_kernel else "device function"
-            yield src.finding(
-                match.start(), f"{what} inside {kind} `{function.name}`: dynamic parallelism "
-                "is not supported on AMD GPUs",
-                src.hint("Launch the child kernel from the host, or merge its work into "
-                         f"`{function.name}`"))
+    launches = src.matches_at("<<<", _CHEVRON, word=False)
+    if "Launch" in code:
+        launches += src.launch_calls(_LAUNCH)
+    for match in sorted(launches, key=lambda m: m.start()):
+        function = src.function_at(match.start())
+        if function is None:
+            continue
+        what = "a `<<<...>>>` launch" if match.group() == "<<<" else \
+            f"`{match.group().rstrip('( ')}`"
+        kind = "kernel" if function.is_kernel else "device function"
+        yield src.finding(
+            match.start(), f"{what} inside {kind} `{function.name}`: dynamic parallelism "
+            "is not supported on AMD GPUs",
+            src.hint("Launch the child kernel from the host, or merge its work into "
+                     f"`{function.name}`"))

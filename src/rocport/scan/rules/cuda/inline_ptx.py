@@ -35,7 +35,7 @@ from rocport.scan import tables
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_ASM = re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:volatile\b|__volatile__\b)?\s*\(")
+_ASM = re.compile(r"asm(?:__)?\s*(?:volatile\b|__volatile__\b)?\s*\(")
 _PTX = re.compile(
     r"\b[a-z][a-z0-9]*(?:\.[a-z0-9]+)*\.(?:[usbf](?:8|16|32|64)|pred|b128)\b|\.reg\b|\.shared\b|"
     r"\.global\b|%%?(?:laneid|warpid|clock|clock64|globaltimer|tid|ntid|ctaid|smid)\b|"
@@ -49,6 +49,10 @@ def check(src: CudaSource) -> Iterator[Finding]:
     if "asm" not in code:
         return
     for match in _ASM.finditer(code):
+        begin = match.start() - 2 if code[match.start() - 2:match.start()] == "__" else \
+            match.start()
+        if not src.starts_word(begin):
+            continue
         close = src.paren_end(match.end() - 1)
         if close < 0:
             continue
@@ -65,4 +69,4 @@ def check(src: CudaSource) -> Iterator[Finding]:
         else:
             message = f"inline PTX `{first}` does not assemble for AMD GPUs"
             fix = src.hint("Replace the PTX with a HIP intrinsic or `__builtin_amdgcn_*` builtin")
-        yield src.finding(match.start(), message, fix)
+        yield src.finding(begin, message, fix)

@@ -40,7 +40,7 @@ from rocport.scan.registry import FixAvailability, Language, rule
 
 #: the operator and constant; the left operand is found by searching backwards from it
 _OP_CONSTANT = re.compile(r"(?P<op>%|&|>>|/)(?!=)\s*(?P<num>0[xX]1[fF]|32|31|5)[uU]?(?![\w.])")
-_LHS = re.compile(r"(?P<lhs>(?<![\w])[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*|\))\s*$")
+_SPACE = " \t\r\n"
 _VALID = {("%", "32"), ("/", "32"), ("&", "31"), ("&", "0x1f"), (">>", "5")}
 _INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
 _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
@@ -59,15 +59,10 @@ def check(src: CudaSource) -> Iterator[Finding]:
             continue
         if not src.in_device_code(match.start()):
             continue
-        left = _LHS.search(code, max(0, match.start() - 120), match.start())
-        if left is None:
+        lhs_start, lhs_end = _left_operand(code, match.start())
+        if lhs_start < 0:
             continue
-        lhs_start, lhs = left.start("lhs"), left.group("lhs")
-        if lhs == ")":
-            lhs_start = _open_paren(code, lhs_start)
-            if lhs_start < 0:
-                continue
-            lhs = code[lhs_start:left.end("lhs")]
+        lhs = code[lhs_start:lhs_end]
         if not _INDEX_NAME.search(lhs):
             continue
         yield _finding(src, match, op, num, lhs.strip(), lhs_start)
@@ -92,6 +87,43 @@ def _finding(src: CudaSource, match: re.Match[str], op: str, num: str, lhs: str,
         fix = src.replace(op_start, num_end, "/ warpSize", f"Use `{lhs} / warpSize`",
                           applicability) if isolated else src.hint(f"Use `({lhs}) / warpSize`")
     return src.finding(lhs_start, message, fix)
+
+
+def _left_operand(code: str, op: int) -> tuple[int, int]:
+    """Span of the operand before the operator at ``op``: ``a.b->c`` or ``( ... )``."""
+    end = _skip_space_back(code, op)
+    if end and code[end - 1] == ")":
+        return _open_paren(code, end - 1), end
+    start = _word_start(code, end)
+    if start == end:
+        return -1, -1
+    while True:
+        before = _skip_space_back(code, start)
+        if code[before - 1:before] == ".":
+            link = before - 1
+        elif code[before - 2:before] == "->":
+            link = before - 2
+        else:
+            return start, end
+        previous_end = _skip_space_back(code, link)
+        previous = _word_start(code, previous_end)
+        if previous == previous_end:
+            return start, end
+        start = previous
+
+
+def _skip_space_back(code: str, pos: int) -> int:
+    while pos > 0 and code[pos - 1] in _SPACE:
+        pos -= 1
+    return pos
+
+
+def _word_start(code: str, end: int) -> int:
+    """Start of the identifier ending at ``end`` (``end`` itself when there is none)."""
+    start = end
+    while start > 0 and (code[start - 1].isalnum() or code[start - 1] == "_"):
+        start -= 1
+    return end if start < end and code[start].isdigit() else start
 
 
 def _open_paren(code: str, close: int) -> int:

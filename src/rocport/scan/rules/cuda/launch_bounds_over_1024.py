@@ -32,7 +32,7 @@ from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 from rocport.scan.rules.cuda._warp import first_argument
 
-_BOUNDS = re.compile(r"\b__launch_bounds__\s*\(")
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 MAX_THREADS = 1024
 
 

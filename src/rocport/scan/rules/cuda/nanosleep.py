@@ -31,7 +31,7 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_CALL = re.compile(r"\b__nanosleep\s*\(")
+_CALL = re.compile(r"(?<![\w])__nanosleep\s*\(")
 
 
 @rule(id="RP111", name="nanosleep", severity=Severity.ERROR, language=Language.CUDA)

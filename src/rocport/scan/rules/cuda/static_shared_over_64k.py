@@ -25,7 +25,6 @@ No automatic fix: tile sizes drive the kernel's indexing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
@@ -33,6 +32,15 @@ from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
 LDS_BYTES = 64 * 1024
+
+
+def _mentions(src: CudaSource, name: str, start: int, end: int) -> bool:
+    pos = src.code.find(name, start, end)
+    while pos != -1:
+        if src.is_word_at(pos, pos + len(name)):
+            return True
+        pos = src.code.find(name, pos + 1, end)
+    return False
 
 
 @rule(id="RP117", name="static-shared-over-64k", severity=Severity.ERROR,
@@ -48,7 +56,7 @@ def check(src: CudaSource) -> Iterator[Finding]:
             continue
         start, end = function.body
         used = [a for a in arrays if start <= a.offset <= end]
-        used += [a for a in file_scope if re.search(rf"\b{re.escape(a.name)}\b", code[start:end])]
+        used += [a for a in file_scope if _mentions(src, a.name, start, end)]
         total = sum(a.size for a in used)
         if total > LDS_BYTES:
             biggest = max(used, key=lambda a: a.size)

@@ -35,8 +35,8 @@ from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
 _REFERENCE = re.compile(
-    r"(?<![\w:.])(?P<decl>texture|surface)\s*<[^;<>]*>\s*[A-Za-z_]\w*|"
-    r"\b(?P<call>(?:cuda|hip)(?:BindTexture(?:2D|ToArray|ToMipmappedArray)?|"
+    r"(?P<decl>texture|surface)\s*<[^;<>]*>\s*[A-Za-z_]\w*|"
+    r"(?P<call>(?:cuda|hip)(?:BindTexture(?:2D|ToArray|ToMipmappedArray)?|"
     r"BindSurfaceToArray|UnbindTexture))\s*\("
 )
 
@@ -48,6 +48,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
             and "Surface" not in code:
         return
     for match in _REFERENCE.finditer(code):
+        at = match.start()
+        if not src.starts_word(at) or (at and code[at - 1] in ":."):
+            continue
         if match.group("decl"):
             message = f"{match.group('decl')} reference: removed in CUDA 12, deprecated in HIP"
         else:

@@ -32,10 +32,8 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_TILE = re.compile(
-    r"\b(?P<api>thread_block_tile|tiled_partition)\s*<\s*(?P<size>32)\s*>"
-    r"|\b(?P<dyn>tiled_partition)\s*\([^;()]*(?:\([^;()]*\)[^;()]*)*,\s*(?P<dynsize>32)\s*\)"
-)
+_TILE = re.compile(r"(?P<api>thread_block_tile|tiled_partition)\s*<\s*32\s*>")
+_DYNAMIC = re.compile(r"(?P<api>tiled_partition)\s*\([^;()]*(?:\([^;()]*\)[^;()]*)*,\s*32\s*\)")
 
 
 @rule(id="RP106", name="tile-size-32", severity=Severity.NOTE, language=Language.CUDA)
@@ -43,8 +41,10 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "tiled_partition" not in code and "thread_block_tile" not in code:
         return
-    for match in _TILE.finditer(code):
-        api = match.group("api") or match.group("dyn")
+    matches = src.matches_at("thread_block_tile", _TILE) + src.matches_at("tiled_partition", _TILE)
+    matches += src.matches_at("tiled_partition", _DYNAMIC)
+    for match in sorted(matches, key=lambda m: m.start()):
+        api = match.group("api")
         yield src.finding(
             match.start(), f"`{api}` of 32 threads is half of a 64-lane AMD wavefront; code "
             "that treats the tile as the hardware warp sees two tiles per wavefront",

@@ -24,7 +24,8 @@ v += __shfl_down_sync(0xffffffffffffffffULL, v, offset);
 
 ## Fix safety
 Replacing a full 32-bit mask by `0xffffffffffffffffULL` is safe: it still means "every lane" on
-a 32-lane warp (CUDA converts it to `0xffffffff`) and becomes every lane of a 64-lane wavefront.
+a 32-lane warp (CUDA converts it to `0xffffffff`; nvcc notes the conversion with warning 69-D,
+"integer conversion resulted in truncation") and becomes every lane of a 64-lane wavefront.
 A partial mask (for instance `0x0000ffff`) has no mechanical fix: which lanes it should name on
 a 64-lane wavefront depends on the algorithm.
 """

@@ -91,10 +91,12 @@ def _fix(src: PythonSource, node: ast.Attribute, call: ast.Call | None,
     open_paren = src.text.index("(", end)
     if attr == "GradScaler":
         sep = ", " if call.args or call.keywords else ""
-        return Fix(title, (path, Edit(open_paren + 1, open_paren + 1, f'"cuda"{sep}')), Applicability.SAFE)
+        insert = Edit(open_paren + 1, open_paren + 1, f'"cuda"{sep}')
+        return Fix(title, (path, insert), Applicability.SAFE)
     if call.args:
         return None
     argument = '"cuda"' if attr == "autocast" else 'device_type="cuda"'
     sep = ", " if call.keywords else ""
-    return Fix(title, (path, Edit(open_paren + 1, open_paren + 1, argument + sep)), Applicability.SAFE)
+    insert = Edit(open_paren + 1, open_paren + 1, argument + sep)
+    return Fix(title, (path, insert), Applicability.SAFE)
 

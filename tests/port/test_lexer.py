@@ -1,0 +1,107 @@
+"""The shared C/C++ lexer and the translator's fast scanner built on the same token rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocport.lexer import Kind, blank_non_code, tokenize
+from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
+
+
+def kinds(text: str) -> list[tuple[Kind, str]]:
+    return [(t.kind, text[t.start : t.end]) for t in tokenize(text)]
+
+
+def test_lexer_token_kinds():
+    text = (
+        "#include <cuda_runtime.h>\n#define N 4\nint x = 0x1F; // note\n"
+        'char c = \'a\'; auto s = u8"s"; /* b */ auto r = R"d(r)d";\n'
+    )
+    assert kinds(text) == [
+        (Kind.INCLUDE, "#include <cuda_runtime.h>"),
+        (Kind.DIRECTIVE, "#define"),
+        (Kind.IDENT, "N"),
+        (Kind.NUMBER, "4"),
+        (Kind.IDENT, "int"),
+        (Kind.IDENT, "x"),
+        (Kind.NUMBER, "0x1F"),
+        (Kind.COMMENT, "// note"),
+        (Kind.IDENT, "char"),
+        (Kind.IDENT, "c"),
+        (Kind.CHAR, "'a'"),
+        (Kind.IDENT, "auto"),
+        (Kind.IDENT, "s"),
+        (Kind.STRING, 'u8"s"'),
+        (Kind.COMMENT, "/* b */"),
+        (Kind.IDENT, "auto"),
+        (Kind.IDENT, "r"),
+        (Kind.RAW_STRING, 'R"d(r)d"'),
+    ]
+
+
+def test_lexer_recovers_from_unterminated_literals():
+    assert kinds('"open\nx') == [(Kind.STRING, '"open'), (Kind.IDENT, "x")]
+    assert kinds("/* never closed\ncudaFree") == [(Kind.COMMENT, "/* never closed\ncudaFree")]
+    assert kinds("'\ny") == [(Kind.CHAR, "'"), (Kind.IDENT, "y")]
+
+
+def test_blank_non_code_keeps_positions():
+    text = 'a("x//y") /* c\n d */ b // e\n'
+    blanked = blank_non_code(text)
+    assert len(blanked) == len(text)
+    assert blanked == 'a("    ")     \n      b     \n'
+
+
+@pytest.fixture(scope="module")
+def scanner():
+    branches = identifier_branches(["cuda[A-Z]", "CU_", "cub::"], ["__shfl_down_sync", "warpSize"])
+    return compile_scanner(tuple(branches))
+
+
+def scan(scanner, text: str) -> list[tuple[str | None, str]]:
+    return [(m.lastgroup, m.group()) for m in scanner.finditer(text)]
+
+
+def test_scanner_finds_only_candidate_identifiers(scanner):
+    text = "cudaMalloc(p); mycudaMalloc(); cudaMallocX; CU_X; cube; warpSize; cub::Foo"
+    assert [t for k, t in scan(scanner, text) if k is None] == [
+        "cudaMalloc",
+        "cudaMallocX",
+        "CU_X",
+        "warpSize",
+        "cub::Foo",
+    ]
+
+
+def test_scanner_literals(scanner):
+    text = (
+        "int n = 1'000'000; cudaA;\n"
+        "char q = '\\''; cudaB; auto w = L'x'; cudaC;\n"
+        'auto r = u8R"(cudaD)"; auto s = "cudaE"; // cudaF\n'
+        "k<<<1, 1>>>(cudaG);\n"
+    )
+    tokens = scan(scanner, text)
+    assert [t for k, t in tokens if k is None] == ["cudaA", "cudaB", "cudaC", "cudaG"]
+    assert ("char", "'\\''") in tokens
+    assert ("char", "'x'") in tokens  # L'x': the match starts at the quote
+    assert ("launch", "<<<") in tokens
+    [raw] = [t for k, t in tokens if k == "raw"]
+    assert raw == '"(cudaD)"'  # a raw string match starts at its quote
+
+
+def test_scanner_include_path(scanner):
+    match = next(scanner.finditer('  #  include "cuda_runtime.h"  // x\n'))
+    assert match.lastgroup == "include"
+    assert match.group("ipath") == '"cuda_runtime.h"'
+
+
+@pytest.mark.parametrize(
+    ("pattern", "parts"),
+    [
+        ("(?:a|b[|]|c(?:d|e))", ["a", "b[|]", "c(?:d|e)"]),
+        ("x|\\||y", ["x", "\\|", "y"]),
+        ("(?:a)(?:b)", ["(?:a)(?:b)"]),
+    ],
+)
+def test_split_alternatives(pattern, parts):
+    assert split_alternatives(pattern) == parts

@@ -1,0 +1,178 @@
+"""Properties of the lexer and the translator over generated text (hypothesis)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rocport.lexer import Kind, blank_non_code, tokenize
+from rocport.port.mapping import load_mapping
+from rocport.port.model import PortOptions
+from rocport.port.translator import _plan, translate
+
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+CUDA_NAMES = [
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMemcpy",
+    "cudaMemcpyHostToDevice",
+    "cudaStream_t",
+    "cudaError_t",
+    "cudaSuccess",
+    "cudaMemcpyToSymbol",
+    "cudaGetSymbolAddress",
+    "__shfl_down_sync",
+    "__ballot_sync",
+    "cublasSgemm",
+    "CUBLAS_OP_N",
+    "cufftExecC2C",
+    "curandState",
+    "cuMemAlloc",
+    "CUdeviceptr",
+    "cub",
+    "cudaNoSuchApi",
+    "__global__",
+    "warpSize",
+    "threadIdx",
+]
+PLAIN_NAMES = [
+    "x",
+    "n",
+    "count",
+    "cudaish",
+    "my_cudaMalloc",
+    "hipMalloc",
+    "float4",
+    "std",
+    "R",
+    "u8",
+]
+PLAIN_PIECES = [
+    " ",
+    "\n",
+    "\t",
+    "(",
+    ")",
+    ",",
+    ";",
+    "{",
+    "}",
+    "<",
+    "::",
+    "=",
+    "+",
+    "*",
+    "&",
+    "0",
+    # literals after a space: an identifier glued to a quote is no valid C++, and the two
+    # lexers recover from it differently
+    " 1'000",
+    " 0xff",
+    " 1e-5f",
+    " 'a'",
+    " '\\''",
+    " u8'c'",
+    '"a string"',
+    '"esc \\" quote"',
+    'R"d(raw ) " text)d"',
+    "// line comment\n",
+    "/* block\n comment */",
+    # directives start a line (a "#" inside a line is no directive, for either lexer)
+    "\n#include <vector>\n",
+    '\n#include "local.h"\n',
+    "\n#define N 4\n",
+    "\\\n",
+]
+CUDA_PIECES = [
+    "<<<",
+    ">>>",
+    "<<<g, b>>>",
+    "k<<<1, 2, 0, s>>>(a, b)",
+    "f<T, 4><<<n, 64>>>()",
+    "\n#include <cuda_runtime.h>\n",
+    '\n#include "cublas_v2.h"\n',
+    "// rocport: off\n",
+    "// rocport: on\n",
+    "/* cudaMalloc in a comment */",
+    '"cudaFree in a string"',
+    "cudaMemcpyToSymbol(sym, h, 4)",
+    "__shfl_down_sync(0xffffffff, v, 1)",
+    "cub::DeviceReduce::Sum(",
+]
+
+plain_text = st.lists(st.sampled_from(PLAIN_PIECES + PLAIN_NAMES), max_size=40).map("".join)
+cuda_text = st.lists(
+    st.sampled_from(PLAIN_PIECES + PLAIN_NAMES + CUDA_NAMES + CUDA_PIECES), max_size=60
+).map("".join)
+options = st.builds(
+    PortOptions,
+    rocm=st.sampled_from(["5.2", "6.4"]),
+    launch=st.sampled_from(["keep", "ggl"]),
+    warp_sync=st.sampled_from(["mask-free", "keep"]),
+)
+
+
+@pytest.fixture(scope="module")
+def mappings():
+    return {rocm: load_mapping(rocm=rocm) for rocm in ("5.2", "6.4")}
+
+
+def port(text, mappings, opts):
+    return translate(text, path="p.cu", mapping=mappings[opts.rocm], options=opts)
+
+
+@SETTINGS
+@given(text=st.text())
+def test_lexer_never_crashes_and_blanking_keeps_length(text):
+    tokens = list(tokenize(text))
+    assert all(0 <= t.start <= t.end <= len(text) for t in tokens)
+    blanked = blank_non_code(text)
+    assert len(blanked) == len(text)
+    assert blanked.count("\n") == text.count("\n")
+
+
+@SETTINGS
+@given(text=st.one_of(st.text(), cuda_text), opts=options)
+def test_translator_never_crashes_and_keeps_lines(mappings, text, opts):
+    result = port(text, mappings, opts)
+    assert result.text.count("\n") == text.count("\n") + len(result.inserted_lines)
+    for ref in result.references:
+        assert ref.line >= 1 and ref.column >= 1
+
+
+@SETTINGS
+@given(text=plain_text, opts=options)
+def test_text_without_cuda_names_is_unchanged(mappings, text, opts):
+    result = port(text, mappings, opts)
+    assert result.text is text
+    assert result.references == []
+
+
+@SETTINGS
+@given(text=cuda_text, opts=options)
+def test_translating_twice_equals_translating_once(mappings, text, opts):
+    once = port(text, mappings, opts).text
+    assert port(once, mappings, opts).text == once
+
+
+@SETTINGS
+@given(text=cuda_text)
+def test_scanner_sees_the_lexers_code_identifiers(mappings, text):
+    """The translator's fast scanner and the shared lexer agree on where CUDA names start in
+    code (the scanner reads ``ns::Name`` as one token, the lexer as two)."""
+    plan = _plan(mappings["6.4"], PortOptions())
+    fast = {
+        m.start()
+        for m in plan.scanner.finditer(text)
+        if m.lastgroup is None and plan.rule(m.group()) is not None
+    }
+    lexed = {
+        t.start
+        for t in tokenize(text)
+        if t.kind is Kind.IDENT and plan.rule(text[t.start : t.end]) is not None
+    }
+    assert fast == lexed

@@ -1,0 +1,64 @@
+"""The scan data tables: shape, no duplicate keys, a source for every row; docs and hook."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from rocport.scan import docgen, tables
+
+ROOT = Path(__file__).parents[2]
+TABLES = ("python_packages", "torch_backends", "cuda_features")
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    duplicated = {key for key in keys if keys.count(key) > 1}
+    assert not duplicated, f"duplicate keys {duplicated}"
+    return dict(pairs)
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_table_has_schema_and_no_duplicate_keys(name: str) -> None:
+    text = (files("rocport.scan") / "data" / f"{name}.json").read_text("utf-8")
+    data = json.loads(text, object_pairs_hook=_no_duplicates)
+    assert data["schema"] == 1 and data["source"]
+
+
+def test_python_packages_rows() -> None:
+    for module, row in tables.python_packages().items():
+        assert re.fullmatch(r"[a-z_][a-z0-9_.]*", module), module
+        assert row["status"] in ("rocm-build", "rocm-fork", "replacement", "unsupported")
+        for key in ("distribution", "alternative", "install", "source"):
+            assert row[key].strip(), (module, key)
+
+
+def test_cudnn_rows() -> None:
+    for attr, row in tables.cudnn_settings().items():
+        assert attr.isidentifier() and row["meaning"] and row["hint"] and row["source"]
+
+
+def test_cuda_feature_rows() -> None:
+    for row in tables.ptx_instructions() + tables.architecture_features():
+        assert row["pattern"] and row["feature"] and row["hint"] and row["source"]
+    patterns = [row["pattern"] for row in tables.architecture_features()]
+    assert len(patterns) == len(set(patterns))
+
+
+def test_docs_are_generated_from_the_docstrings() -> None:
+    assert (ROOT / "docs" / "scan.md").read_text("utf-8") == docgen.render(), \
+        "docs/scan.md is stale: run python -m rocport.scan.docgen docs/scan.md"
+
+
+def test_pre_commit_hook_runs_the_scan() -> None:
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text("utf-8")
+    assert re.search(r"^- id: rocport-scan$", text, re.MULTILINE)
+    entry = re.search(r"^  entry: (.+)$", text, re.MULTILINE).group(1)
+    assert entry.split()[:2] == ["rocport", "scan"] and "--fail-on" in entry
+    pattern = re.search(r"^  files: (.+)$", text, re.MULTILINE).group(1)
+    for name in ("k.cu", "k.hip", "k.cuh", "train.py", "a/b.cpp"):
+        assert re.search(pattern, name), name

@@ -53,7 +53,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuda-include", type=Path, default=Path("/usr/local/cuda/include"))
     args = parser.parse_args()
-    print(f"{'corpus':10} {'launch':6} {'MB':>6} {'refs':>8} {'seconds':>8} {'MB/s':>7} {'refs/s':>9}")
+    header = ("corpus", "launch", "MB", "refs", "CPU s", "MB/s", "refs/s")
+    print("{:10} {:6} {:>6} {:>8} {:>8} {:>7} {:>9}".format(*header))
     for name, texts in corpora(args.cuda_include).items():
         size = sum(len(t.encode()) for t in texts) / 1e6
         for launch in ("keep", "ggl"):

@@ -32,14 +32,74 @@ _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*\Z")
 
 #: Identifiers followed by ``(`` that are attributes or operators, never the declared function.
 _NOT_FUNCTION = frozenset(
-    "__attribute__ __declspec __align__ alignas alignof decltype sizeof noexcept throw typeof "
-    "__launch_bounds__ __builtin_align__ static_assert defined operator if while for switch return "
-    "__pragma _Pragma __typeof__ __asm__ asm".split()
+    [
+        "__attribute__",
+        "__declspec",
+        "__align__",
+        "alignas",
+        "alignof",
+        "decltype",
+        "sizeof",
+        "noexcept",
+        "throw",
+        "typeof",
+        "__launch_bounds__",
+        "__builtin_align__",
+        "static_assert",
+        "defined",
+        "operator",
+        "if",
+        "while",
+        "for",
+        "switch",
+        "return",
+        "__pragma",
+        "_Pragma",
+        "__typeof__",
+        "__asm__",
+        "asm",
+    ]
 )
 _KEYWORDS = frozenset(
-    "typedef struct class union enum namespace using template typename extern static inline const "
-    "volatile unsigned signed int long short char float double void bool auto constexpr friend "
-    "virtual explicit public private protected return operator new delete this".split()
+    [
+        "typedef",
+        "struct",
+        "class",
+        "union",
+        "enum",
+        "namespace",
+        "using",
+        "template",
+        "typename",
+        "extern",
+        "static",
+        "inline",
+        "const",
+        "volatile",
+        "unsigned",
+        "signed",
+        "int",
+        "long",
+        "short",
+        "char",
+        "float",
+        "double",
+        "void",
+        "bool",
+        "auto",
+        "constexpr",
+        "friend",
+        "virtual",
+        "explicit",
+        "public",
+        "private",
+        "protected",
+        "return",
+        "operator",
+        "new",
+        "delete",
+        "this",
+    ]
 )
 _TAG_KEYWORDS = ("struct", "class", "union", "enum")
 
@@ -90,6 +150,8 @@ class HeaderScanner:
         self.empty_macros: set[str] = set()
         #: macros that expand to attributes (CUDNN_DEPRECATED -> __attribute__((deprecated)))
         self.attr_macros: set[str] = set()
+        #: macros whose expansion marks a declaration deprecated
+        self.deprecating_macros: set[str] = set()
         #: function-like macros that expand to declarations (MIOPEN_DECLARE_OBJECT(name))
         self.decl_macros: dict[str, tuple[list[str], list[str]]] = {}
 
@@ -129,20 +191,25 @@ class HeaderScanner:
                     params, _, fbody = body.partition(")")
                     ftoks = _TOKEN.findall(fbody)
                     if {"typedef", "struct"} & set(ftoks):
-                        self.decl_macros[name] = (
-                            [x.strip() for x in params.split(",")], ftoks)
+                        self.decl_macros[name] = ([x.strip() for x in params.split(",")], ftoks)
                 if not fn_like and not body_tokens:
                     self.empty_macros.add(name)
                 if body_tokens[:1] in (["__attribute__"], ["["], ["__declspec"]) or any(
-                        "DEPRECATED" in t for t in body_tokens[:1]):
+                    "DEPRECATED" in t for t in body_tokens[:1]
+                ):
                     self.attr_macros.add(name)
-                if not fn_like:
-                    if "namespace" in body_tokens or (body_tokens and set(body_tokens) <= {"}", ";"}):
-                        self.ns_macros[name] = body_tokens
+                if "deprecated" in body.lower():
+                    self.deprecating_macros.add(name)
+                opens_or_closes = "namespace" in body_tokens or (
+                    body_tokens and set(body_tokens) <= {"}", ";"}
+                )
+                if not fn_like and opens_or_closes:
+                    self.ns_macros[name] = body_tokens
                 if _IDENT.match(body):
                     self.aliases[name] = body
-                self._add(name, Decl("macro", header,
-                                     alias_of=body if _IDENT.match(body) else None))
+                self._add(
+                    name, Decl("macro", header, alias_of=body if _IDENT.match(body) else None)
+                )
         return out
 
     def _add(self, name: str, decl: Decl) -> None:
@@ -184,8 +251,13 @@ class HeaderScanner:
                 expanded: list[str] = []
                 m = 0
                 while m < len(pieces):
-                    if pieces[m] == "#" and m + 1 < len(pieces) and pieces[m + 1] == "#" \
-                            and expanded and m + 2 < len(pieces):
+                    if (
+                        pieces[m] == "#"
+                        and m + 1 < len(pieces)
+                        and pieces[m + 1] == "#"
+                        and expanded
+                        and m + 2 < len(pieces)
+                    ):
                         expanded[-1] += pieces[m + 2]
                         m += 3
                         continue
@@ -248,7 +320,11 @@ class HeaderScanner:
                 elif tok in ")]":
                     paren -= 1
                 if tok == "}" or (tok == "," and paren == 0):
-                    if item and _IDENT.match(item[0]) and (path := self._enum_path(stack)) is not None:
+                    if (
+                        item
+                        and _IDENT.match(item[0])
+                        and (path := self._enum_path(stack)) is not None
+                    ):
                         self._add(qual(item[0], path), Decl("enumerator", header))
                     item = []
                     if tok == ",":
@@ -314,8 +390,10 @@ class HeaderScanner:
         if tag and fn is None:
             name = _tag_name(body, tag)
             if name:
-                self._add(qual(name, path), Decl("enum" if tag == "enum" else "type", header,
-                                                 deprecated=_deprecated(body)))
+                self._add(
+                    qual(name, path),
+                    Decl("enum" if tag == "enum" else "type", header, deprecated=_deprecated(body, self.deprecating_macros)),
+                )
             return _Scope("enum" if tag == "enum" else "class", saved=list(stmt), resume=True)
         if fn is not None and "=" not in body[: body.index(fn)]:
             self._function(body, fn, path, header, qual)
@@ -329,8 +407,9 @@ class HeaderScanner:
         if i > 0 and body[i - 1] in ("::", "~", "."):  # out-of-line member definition
             return
         params = _params(body, i + 1)
-        self._add(qual(fn, path), Decl("function", header, params=params,
-                                       deprecated=_deprecated(body)))
+        self._add(
+            qual(fn, path), Decl("function", header, params=params, deprecated=_deprecated(body, self.deprecating_macros))
+        )
 
     def _statement(self, stmt: list[str], path: str, header: str, qual) -> None:
         body = _drop_macros(_drop_template(stmt))
@@ -339,19 +418,25 @@ class HeaderScanner:
         if body[0] == "__extension__":
             body = body[1:]
         if body[:1] == ["typedef"]:
-            if len(body) > 3 and body[1] in _TAG_KEYWORDS and _IDENT.match(body[2]) \
-                    and body[3] != "{}":
-                # "typedef struct hipArray* hipArray_t;" also declares the tag (C++ [basic.scope.pdecl])
+            if (
+                len(body) > 3
+                and body[1] in _TAG_KEYWORDS
+                and _IDENT.match(body[2])
+                and body[3] != "{}"
+            ):
+                # "typedef struct hipArray* hipArray_t;" declares the tag too ([basic.scope.pdecl])
                 self._add(qual(body[2], path), Decl("type", header))
             names = _typedef_names(body, self.attr_macros | self.empty_macros)
             target = body[1] if len(body) == 3 and _IDENT.match(body[1]) else None
             for name in names:
-                self._add(qual(name, path), Decl("type", header, deprecated=_deprecated(body),
-                                                 alias_of=target))
+                self._add(
+                    qual(name, path),
+                    Decl("type", header, deprecated=_deprecated(body, self.deprecating_macros), alias_of=target),
+                )
             return
         if body[0] == "using":
             if len(body) > 2 and body[1] != "namespace" and "=" in body:
-                self._add(qual(body[1], path), Decl("type", header, deprecated=_deprecated(body)))
+                self._add(qual(body[1], path), Decl("type", header, deprecated=_deprecated(body, self.deprecating_macros)))
             elif len(body) > 1 and body[1] != "namespace" and _IDENT.match(body[-1]):
                 self._add(qual(body[-1], path), Decl("alias", header))
             return
@@ -360,12 +445,11 @@ class HeaderScanner:
         if fn is not None and "=" not in body[: body.index(fn)]:
             self._function(body, fn, path, header, qual)
             return
-        if tag and "{}" not in body:
-            if body[0] in _TAG_KEYWORDS or body[0] in ("extern", "template"):
-                name = _tag_name(body, tag)
-                if name and len([t for t in body if _IDENT.match(t)]) <= 4:
-                    self._add(qual(name, path), Decl("enum" if tag == "enum" else "type", header))
-                    return
+        if tag and "{}" not in body and body[0] in (*_TAG_KEYWORDS, "extern", "template"):
+            name = _tag_name(body, tag)  # a forward declaration such as "struct cusparseContext;"
+            if name and len([t for t in body if _IDENT.match(t)]) <= 4:
+                self._add(qual(name, path), Decl("enum" if tag == "enum" else "type", header))
+                return
         stop = next((k for k, t in enumerate(body) if t in ("=", "[", "{}")), len(body))
         names = [t for t in body[:stop] if _IDENT.match(t) and t not in _KEYWORDS]
         if names and (len(names) > 1 or "{}" in body):
@@ -445,14 +529,16 @@ def _params(body: list[str], start: int) -> tuple[str, ...]:
     for p in out:
         if "=" in p:
             p = p[: p.index("=")]
-        cut = next((k for k in range(1, len(p) - 1) if _IDENT.match(p[k]) and p[k + 1] == "("), None)
+        cut = next(
+            (k for k in range(1, len(p) - 1) if _IDENT.match(p[k]) and p[k + 1] == "("), None
+        )
         if cut is not None:  # a default-argument macro such as __dv(0)
             p = p[:cut]
         if "[" in p:
             p = p[: p.index("[")] + ["*"]
-        if len(p) > 1 and _IDENT.match(p[-1]) and p[-1] not in _KEYWORDS:
-            if any(t not in ("const", "volatile", "struct", "enum", "union") for t in p[:-1]):
-                p = p[:-1]
+        named = len(p) > 1 and _IDENT.match(p[-1]) and p[-1] not in _KEYWORDS
+        if named and any(t not in ("const", "volatile", "struct", "enum", "union") for t in p[:-1]):
+            p = p[:-1]  # drop the parameter name
         if p:
             types.append(" ".join(p))
     if types == ["void"]:
@@ -472,10 +558,17 @@ def _tag_name(body: list[str], tag: str) -> str | None:
         elif depth == 0:
             if t in (":", "<", "{}", "final") or (t == "{"):
                 break
-            if _IDENT.match(t) and t not in ("class", "struct") and not _ALL_CAPS.match(t) \
-                    and t not in _NOT_FUNCTION and not t.startswith("__device_builtin"):
+            if (
+                _IDENT.match(t)
+                and t not in ("class", "struct")
+                and not _ALL_CAPS.match(t)
+                and t not in _NOT_FUNCTION
+                and not t.startswith("__device_builtin")
+            ):
                 name = t
-            elif _IDENT.match(t) and _ALL_CAPS.match(t) and body[k + 1 : k + 2] in (["{"], [":"], []):
+            elif (
+                _IDENT.match(t) and _ALL_CAPS.match(t) and body[k + 1 : k + 2] in (["{"], [":"], [])
+            ):
                 name = t  # an upper-case tag such as CUDA_MEMCPY2D_st
         k += 1
     return name
@@ -513,9 +606,14 @@ def _typedef_names(body: list[str], attributes: set[str]) -> list[str]:
                 depth += 1
             elif t in ")]":
                 depth -= 1
-            elif depth == 0 and _IDENT.match(t) and t not in _KEYWORDS and t not in _NOT_FUNCTION:
-                if p[k + 1 : k + 2] != ["("] or not idents:
-                    idents.append(t)
+            elif (
+                depth == 0
+                and _IDENT.match(t)
+                and t not in _KEYWORDS
+                and t not in _NOT_FUNCTION
+                and (p[k + 1 : k + 2] != ["("] or not idents)
+            ):
+                idents.append(t)
         # drop trailing attribute macros: "... *cudnnFoo_t CUDNN_DEPRECATED;"
         while len(idents) > 1 and idents[-1] in attributes:
             idents.pop()
@@ -524,11 +622,13 @@ def _typedef_names(body: list[str], attributes: set[str]) -> list[str]:
     return names
 
 
-def _deprecated(body: list[str]) -> bool:
-    return any("DEPRECATED" in t or t == "deprecated" for t in body)
+def _deprecated(body: list[str], macros: set[str] = frozenset()) -> bool:
+    return any("DEPRECATED" in t or t == "deprecated" or t in macros for t in body)
 
 
-def scan_headers(root: Path, patterns: list[str], include_dirs: tuple[str, ...] = ()) -> dict[str, Decl]:
+def scan_headers(
+    root: Path, patterns: list[str], include_dirs: tuple[str, ...] = ()
+) -> dict[str, Decl]:
     """Declarations of the headers matching the glob ``patterns`` under ``root``;
     ``include_dirs`` (relative to ``root``) are searched for the headers they include."""
     scanner = HeaderScanner()
@@ -539,6 +639,7 @@ def scan_headers(root: Path, patterns: list[str], include_dirs: tuple[str, ...] 
             if p.is_file() and p not in seen:
                 seen.add(p)
                 files.append(p)
+
     # gather namespace macros first, also from the headers these include (same library only)
     def library(rel: Path) -> str:
         parts = rel.parts
@@ -565,7 +666,9 @@ def scan_headers(root: Path, patterns: list[str], include_dirs: tuple[str, ...] 
                     break
     scanner.decls.clear()
     scanner.aliases.clear()
-    scanner.decl_macros = {k: v for k, v in scanner.decl_macros.items() if k not in scanner.empty_macros}
+    scanner.decl_macros = {
+        k: v for k, v in scanner.decl_macros.items() if k not in scanner.empty_macros
+    }
     for p in files:
         scanner.scan_file(p, p.relative_to(root).as_posix())
     decls = scanner.decls

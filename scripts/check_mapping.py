@@ -114,8 +114,10 @@ def check_family(name: str, doc: dict, releases: list[gen.Release], problems: li
             if e.get("hip") and e.get("status") != "unsupported":
                 checked += 1
                 if e["hip"] not in names:
-                    problems.append(f"{name}: {cuda}: {e['hip']} not declared by "
-                                    f"{refs[doc['reference']]['path']}")
+                    problems.append(
+                        f"{name}: {cuda}: {e['hip']} not declared by "
+                        f"{refs[doc['reference']]['path']}"
+                    )
     for rel in releases:
         if rel.version not in doc["verified_releases"]:
             continue
@@ -131,17 +133,25 @@ def check_family(name: str, doc: dict, releases: list[gen.Release], problems: li
             if since and vkey(since) > vkey(rel.version):
                 older = e.get("older")
                 if older and not declared(decls, older["hip"], e["kind"]):
-                    problems.append(f"{name}: {cuda}: older {older['hip']} not declared in "
-                                    f"ROCm {rel.version} ({rel.root_label})")
+                    problems.append(
+                        f"{name}: {cuda}: older {older['hip']} not declared in "
+                        f"ROCm {rel.version} ({rel.root_label})"
+                    )
                 continue
             checked += 1
             if not declared(decls, hip, e["kind"]):
-                problems.append(f"{name}: {cuda}: {hip} not declared in ROCm {rel.version} "
-                                f"({rel.root_label}) though since={since}")
-            elif e.get("header") and rel.version == doc["verified_releases"][-1] \
-                    and not (rel.root / e["header"]).is_file():
-                problems.append(f"{name}: {cuda}: header {e['header']} missing in ROCm "
-                                f"{rel.version}")
+                problems.append(
+                    f"{name}: {cuda}: {hip} not declared in ROCm {rel.version} "
+                    f"({rel.root_label}) though since={since}"
+                )
+            elif (
+                e.get("header")
+                and rel.version == doc["verified_releases"][-1]
+                and not (rel.root / e["header"]).is_file()
+            ):
+                problems.append(
+                    f"{name}: {cuda}: header {e['header']} missing in ROCm {rel.version}"
+                )
     return checked
 
 
@@ -166,15 +176,20 @@ def check_includes(doc: dict, releases: list[gen.Release], problems: list[str]) 
                 continue  # the release does not ship that library at all
             checked += 1
             if not (rel.root / hip).is_file():
-                problems.append(f"includes.json: {cuda}: {hip} missing in ROCm {rel.version} "
-                                f"({rel.root_label})")
+                problems.append(
+                    f"includes.json: {cuda}: {hip} missing in ROCm {rel.version} ({rel.root_label})"
+                )
         older = e.get("older")
         if older:
             for rel in releases:
-                if since and vkey(since) > vkey(rel.version) \
-                        and not (rel.root / older["hip"]).is_file():
-                    problems.append(f"includes.json: {cuda}: older {older['hip']} missing in "
-                                    f"ROCm {rel.version}")
+                if (
+                    since
+                    and vkey(since) > vkey(rel.version)
+                    and not (rel.root / older["hip"]).is_file()
+                ):
+                    problems.append(
+                        f"includes.json: {cuda}: older {older['hip']} missing in ROCm {rel.version}"
+                    )
     return checked
 
 
@@ -190,8 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     missing = [r for r in releases if not r.root.is_dir()]
     if missing:
         for r in missing:
-            print(f"check_mapping: HIP {r.version} headers not found at {r.root} "
-                  "(run scripts/toolchain-rocm.sh)", file=sys.stderr)
+            print(
+                f"check_mapping: HIP {r.version} headers not found at {r.root} "
+                "(run scripts/toolchain-rocm.sh)",
+                file=sys.stderr,
+            )
         return 2
     problems: list[str] = []
     owner: dict[str, str] = {}
@@ -207,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if doc.get("includes"):
             counts[path.name + " includes"] = check_includes(
-                {"entries": doc["includes"]}, releases, problems)
+                {"entries": doc["includes"]}, releases, problems
+            )
         if path.name in META:
             if doc.get("schema") != 1 or not doc.get("source"):
                 problems.append(f"{path.name}: schema must be 1 and source non-empty")
@@ -223,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         print(p)
     total = sum(counts.values())
     versions = ", ".join(r.version for r in releases)
-    print(f"check_mapping: {total} (name, release) pairs checked against ROCm {versions}; "
-          f"{len(problems)} problem(s)")
+    print(
+        f"check_mapping: {total} (name, release) pairs checked against ROCm {versions}; "
+        f"{len(problems)} problem(s)"
+    )
     return 1 if problems else 0
 
 

@@ -11,6 +11,8 @@ else is written as ``unsupported``.
 
     python3 scripts/gen_mapping.py            # regenerate src/rocport/port/data/*.json
     python3 scripts/gen_mapping.py --check    # fail if the committed files are stale
+    python3 scripts/gen_mapping.py --mirrors DIR   # also re-read RCCL's and rocTX's headers
+                                                   # from git mirrors DIR/ROCm+rccl/repo, ...
 
 Deterministic: the same headers give byte-identical files.
 """
@@ -47,13 +49,21 @@ class Release:
 
 
 RELEASES = (
-    Release("5.2", Path("/usr/include"), "Debian 12 packages hipcc, libamdhip64-dev, "
-            "libhipsparse-dev, libhiprand-dev, librocprim-dev (HIP 5.2.3)", "/usr/include"),
-    Release("6.4", REPO / ".toolchains" / "sid" / "usr" / "include",
-            "Debian sid packages libamdhip64-dev, libhipblas-dev, libhipblaslt-dev, libhipfft-dev, "
-            "libhipsolver-dev, libhipcub-dev, libhipsparse-dev, libhiprand-dev, libmiopen-dev, "
-            "librocblas-dev, librocthrust-dev (HIP 6.4.x), built by scripts/toolchain-rocm.sh",
-            ".toolchains/sid/usr/include"),
+    Release(
+        "5.2",
+        Path("/usr/include"),
+        "Debian 12 packages hipcc, libamdhip64-dev, "
+        "libhipsparse-dev, libhiprand-dev, librocprim-dev (HIP 5.2.3)",
+        "/usr/include",
+    ),
+    Release(
+        "6.4",
+        REPO / ".toolchains" / "sid" / "usr" / "include",
+        "Debian sid packages libamdhip64-dev, libhipblas-dev, libhipblaslt-dev, libhipfft-dev, "
+        "libhipsolver-dev, libhipcub-dev, libhipsparse-dev, libhiprand-dev, libmiopen-dev, "
+        "librocblas-dev, librocthrust-dev (HIP 6.4.x), built by scripts/toolchain-rocm.sh",
+        ".toolchains/sid/usr/include",
+    ),
 )
 
 #: HIP header sets: globs relative to a release's include root.
@@ -116,7 +126,7 @@ def prefix(*pairs: tuple[str, str]) -> Rule:
     def rule(name: str) -> Iterable[str]:
         for old, new in pairs:
             if name.startswith(old):
-                yield new + name[len(old):]
+                yield new + name[len(old) :]
 
     return rule
 
@@ -150,9 +160,14 @@ def rocblas_rule(name: str) -> Iterable[str]:
 
 
 #: driver functions whose HIP form drops the "Mem" or the "Ctx" (the runtime-style name)
-DRIVER_PREFIXES = (("cuMemAlloc", "hipMalloc"), ("cuMemFreeHost", "hipHostFree"),
-                   ("cuMemFree", "hipFree"), ("cuMemHost", "hipHost"), ("cuCtxGet", "hipDeviceGet"),
-                   ("cuCtxSet", "hipDeviceSet"))
+DRIVER_PREFIXES = (
+    ("cuMemAlloc", "hipMalloc"),
+    ("cuMemFreeHost", "hipHostFree"),
+    ("cuMemFree", "hipFree"),
+    ("cuMemHost", "hipHost"),
+    ("cuCtxGet", "hipDeviceGet"),
+    ("cuCtxSet", "hipDeviceSet"),
+)
 
 
 def driver_rule(name: str) -> Iterable[str]:
@@ -162,7 +177,7 @@ def driver_rule(name: str) -> Iterable[str]:
         yield "hipDrv" + base[2:]
         for old, new in DRIVER_PREFIXES:
             if base.startswith(old):
-                yield new + base[len(old):]
+                yield new + base[len(old) :]
     elif re.match(r"CU[a-z]", base):
         yield "hip" + base[2].upper() + base[3:] + "_t"
         yield "hip" + base[2].upper() + base[3:]
@@ -171,8 +186,16 @@ def driver_rule(name: str) -> Iterable[str]:
 
 
 #: kind groups that may map onto each other
-_KIND_GROUP = {"function": "f", "type": "t", "enum": "t", "alias": "t", "enumerator": "v",
-               "variable": "v", "macro": "*", "namespace": "n"}
+_KIND_GROUP = {
+    "function": "f",
+    "type": "t",
+    "enum": "t",
+    "alias": "t",
+    "enumerator": "v",
+    "variable": "v",
+    "macro": "*",
+    "namespace": "n",
+}
 
 
 def norm(name: str) -> str:
@@ -192,7 +215,6 @@ class Family:
     normalized: tuple[tuple[str, str], ...] = ()
     replaces: str | None = None
     exclude: str | None = None
-    header_hint: str = ""
     one_to_one: bool = False  # functions must also match parameter for parameter (cuDNN)
     #: CUDA header -> HIP header candidates that this variant family uses instead
     includes: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -203,110 +225,287 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("profiler", "CUDA profiler API -> HIP", "cuda", ("cuda_profiler_api.h", "cudaProfiler.h"),
-           r"(cudaProfiler|cuProfiler)\w+", ("hip",),
-           (prefix(("cudaProfiler", "hipProfiler"), ("cuProfiler", "hipProfiler")),)),
-    Family("cooperative_groups", "Cooperative groups -> HIP cooperative groups", "cuda",
-           ("cooperative_groups.h", "cooperative_groups/*.h", "cooperative_groups/details/*.h"),
-           r"cooperative_groups::[a-z]\w*", ("hip",), (identity,),
-           namespace=("cooperative_groups", "cooperative_groups")),
-    Family("device", "Device intrinsics, atomics and warp functions", "cuda",
-           ("device_functions.h", "crt/device_functions.h", "crt/device_functions.hpp",
-            "device_atomic_functions.h", "device_atomic_functions.hpp",
-            "sm_*_intrinsics.h", "sm_*_intrinsics.hpp", "sm_*_atomic_functions.h",
-            "sm_*_atomic_functions.hpp", "crt/sm_70_rt.h", "crt/sm_80_rt.h", "crt/sm_90_rt.h",
-            "crt/device_double_functions.h"),
-           r"(__[a-z]\w*|atomic[A-Z]\w*)", ("hip",), (identity,),
-           exclude=r"__(cuda|nv_|internal|device_builtin|cudart|fsqrt_|dsqrt_)\w*|\w*_(?:impl|helper)|"
-                   r"__(i|u|ll|ull|ill|f|d|u128)Atomic\w+|__pm[0-9]|__local_warpSize"),
-    Family("types", "Complex, half, bfloat16, fp8 and library data types", "cuda",
-           ("cuComplex.h", "cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp",
-            "cuda_fp8.h", "cuda_fp8.hpp", "library_types.h", "math_constants.h"),
-           r"(cu[A-Z]\w*|make_cu\w+|cuda[A-Z]\w*|CUDA_\w+|CUDART_\w+|__nv_\w+|__h\w+|"
-           r"__(float|double|half|bfloat|int|uint|ll|ull|short|ushort)\w*2\w+|h2?[a-z]\w+|"
-           r"libraryPropertyType\w*|MAJOR_VERSION|MINOR_VERSION|PATCH_LEVEL)",
-           ("hip",),
-           (prefix(("make_cu", "make_hip"), ("cuda", "hip"), ("cu", "hip"), ("CUDART_", "HIP_"),
-                   ("CUDA_", "HIP_"), ("__nv_", "__hip_")), identity),
-           normalized=(("cuda", "hip"), ("CUDA_", "hip")),
-           exclude=r"__internal\w*|_*[A-Z][A-Z0-9_]*_(DECL|API|HOST|DEVICE|H|HPP)_*|__CUDA\w*"),
-    Family("runtime", "CUDA runtime API -> HIP runtime API", "cuda",
-           ("cuda_runtime_api.h", "cuda_runtime.h", "driver_types.h", "surface_types.h",
-            "texture_types.h", "channel_descriptor.h", "cuda_device_runtime_api.h",
-            "cuda_gl_interop.h", "cuda_occupancy.h", "vector_types.h", "cuda_texture_types.h",
-            "cuda_surface_types.h"),
-           r"(cuda[A-Z]\w*|CUDA_\w+|CUDART_\w+)", ("hip",),
-           (prefix(("cudaDevAttr", "hipDeviceAttribute"), ("cuda", "hip"), ("CUDART_", "HIP_"),
-                   ("CUDA_", "HIP_")),),
-           normalized=(("cudaDevAttr", "hipDeviceAttribute"), ("cudaJit", "hipJitOption"),
-                       ("cuda", "hip"), ("CUDA_", "hip"))),
-    Family("driver", "CUDA driver API -> HIP driver-style API", "cuda", ("cuda.h",),
-           r"(cu[A-Z]\w*|CU[a-zA-Z_]\w*|CUDA_\w+)", ("hip",), (driver_rule,),
-           normalized=(("CU_DEVICE_ATTRIBUTE_MAXIMUM_", "hipDeviceAttributeMax"),
-                       ("CU_DEVICE_ATTRIBUTE_", "hipDeviceAttribute"), ("CU_JIT_", "hipJitOption"),
-                       ("CU_CTX_SCHED_", "hipDeviceSchedule"), ("CU_CTX_", "hipDevice"),
-                       ("CU_MEMHOSTALLOC_", "hipHostMalloc"), ("CU_MEMHOSTREGISTER_", "hipHostRegister"),
-                       ("CU_DEVICE_P2P_ATTRIBUTE_", "hipDevP2PAttr"), ("CU_MEMPOOL_ATTR_", "hipMemPool"),
-                       ("CU_MEM_ALLOC_GRANULARITY_", "hipMemAllocationGranularity"),
-                       ("CUDA_ARRAY3D_", "hipArray"), ("CU_", "hip"),
-                       ("CUDA_", "hip"), ("CU", "hip"), ("cu", "hip"))),
-    Family("cublaslt", "cuBLASLt -> hipBLASLt", "cu13", ("cublasLt.h",),
-           r"(cublasLt\w+|CUBLASLT_\w+)", ("hipblaslt",),
-           (prefix(("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")),),
-           normalized=(("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_"))),
-    Family("cublas", "cuBLAS -> hipBLAS", "cu13", ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
-           r"(cublas\w+|CUBLAS_\w+)", ("hipblas",),
-           (strip_version(prefix(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))),),
-           normalized=(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")),
-           exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI"),
-    Family("cublas_rocblas", "cuBLAS -> rocBLAS (--blas=rocblas)", "cu13",
-           ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
-           r"(cublas\w+|CUBLAS_\w+)", ("rocblas",), (rocblas_rule,), replaces="cublas",
-           includes=tuple((h, ("rocblas/rocblas.h",))
-                          for h in ("cublas_v2.h", "cublas.h", "cublas_api.h")),
-           exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI"),
-    Family("cufft", "cuFFT -> hipFFT", "cu13", ("cufft.h", "cufftXt.h"),
-           r"(cufft\w+|CUFFT_\w+)", ("hipfft",),
-           (prefix(("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")),),
-           normalized=(("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")),
-           exclude=r"CUFFT_VER_\w+|CUFFT_VERSION|CUFFTAPI"),
-    Family("curand", "cuRAND -> hipRAND", "cu13", ("curand.h", "curand_kernel.h", "curand_*.h"),
-           r"(curand\w*|CURAND_\w+)", ("hiprand",),
-           (prefix(("curand", "hiprand"), ("CURAND_", "HIPRAND_")),),
-           normalized=(("curand", "hiprand"), ("CURAND_", "HIPRAND_")),
-           exclude=r"curand(?:_precalc|_MTGP32|_mtgp32_kernel|_detail)\w*|CURAND_VER\w*|CURANDAPI|"
-                   r"\w*precalc\w*|_\w+"),
-    Family("cusparse", "cuSPARSE -> hipSPARSE", "cu13", ("cusparse.h",),
-           r"(cusparse\w+|CUSPARSE_\w+)", ("hipsparse",),
-           (prefix(("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")),),
-           normalized=(("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")),
-           exclude=r"CUSPARSE_VER_\w+|CUSPARSE_VERSION|CUSPARSEAPI|CUSPARSE_DEPRECATED\w*"),
-    Family("cusolver", "cuSOLVER -> hipSOLVER", "cu13",
-           ("cusolverDn.h", "cusolver_common.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h"),
-           r"(cusolver\w+|CUSOLVER_\w+)", ("hipsolver",),
-           (prefix(("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")),),
-           normalized=(("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")),
-           exclude=r"CUSOLVER_VER_\w+|CUSOLVER_VERSION|CUSOLVERAPI|CUSOLVER_DEPRECATED\w*"),
-    Family("cub", "CUB -> hipCUB", "cuda", ("cccl/cub/*.cuh", "cccl/cub/*/*.cuh"),
-           r"cub::[A-Za-z]\w*", ("hipcub",), (prefix(("cub::", "hipcub::")),),
-           exclude=r"cub::(detail|internal)\w*|cub::\w*(Impl|_impl|Policy\d*|Agent\w*)",
-           namespace=("cub", "hipcub")),
-    Family("nccl", "NCCL -> RCCL (same API names)", "nccl", ("nccl.h",),
-           r"(nccl[A-Z]\w*|NCCL_\w+)", (), (identity,), reference="rccl",
-           exclude=r"NCCL_(MAJOR|MINOR|PATCH|SUFFIX|VERSION_CODE|VERSION)\b\w*|NCCL_H_?"),
-    Family("cudnn", "cuDNN -> MIOpen (only 1:1 calls)", "cudnn",
-           ("cudnn.h", "cudnn_graph.h", "cudnn_ops.h", "cudnn_cnn.h", "cudnn_adv.h",
-            "cudnn_version.h", "cudnn_backend.h"),
-           r"(cudnn[A-Z]\w*|CUDNN_\w+)", ("miopen",), (prefix(("cudnn", "miopen")),),
-           normalized=(("cudnn", "miopen"), ("CUDNN_", "miopen")), one_to_one=True,
-           exclude=r"CUDNN_(MAJOR|MINOR|PATCHLEVEL|VERSION)\w*|CUDNN_DEPRECATED\w*|CUDNNWINAPI"),
-    Family("nvrtc", "NVRTC -> hipRTC", "cu13", ("nvrtc.h",), r"(nvrtc[A-Z]\w*|NVRTC_\w+)",
-           ("hip",), (prefix(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_")),),
-           normalized=(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_"))),
-    Family("nvtx", "NVTX -> rocTX", "cuda",
-           ("nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"),
-           r"(nvtx[A-Z]\w*|NVTX_\w+)", (), (prefix(("nvtx", "roctx")),), reference="roctx",
-           exclude=r"nvtx\w*_impl\w*|nvtx\w*Fn\w*|NVTX_VERSION\w*|nvtxGlobals\w*|NVTX_\w*(DECLSPEC|API|INLINE|STATIC|LINKONCE|EXTERN_C|ARRAY)\w*|NVTX_PASTE\w*|NVTX_VERSIONED\w*"),
+    Family(
+        "profiler",
+        "CUDA profiler API -> HIP",
+        "cuda",
+        ("cuda_profiler_api.h", "cudaProfiler.h"),
+        r"(cudaProfiler|cuProfiler)\w+",
+        ("hip",),
+        (prefix(("cudaProfiler", "hipProfiler"), ("cuProfiler", "hipProfiler")),),
+    ),
+    Family(
+        "cooperative_groups",
+        "Cooperative groups -> HIP cooperative groups",
+        "cuda",
+        ("cooperative_groups.h", "cooperative_groups/*.h", "cooperative_groups/details/*.h"),
+        r"cooperative_groups::[a-z]\w*",
+        ("hip",),
+        (identity,),
+        namespace=("cooperative_groups", "cooperative_groups"),
+    ),
+    Family(
+        "device",
+        "Device intrinsics, atomics and warp functions",
+        "cuda",
+        (
+            "device_functions.h",
+            "crt/device_functions.h",
+            "crt/device_functions.hpp",
+            "device_atomic_functions.h",
+            "device_atomic_functions.hpp",
+            "sm_*_intrinsics.h",
+            "sm_*_intrinsics.hpp",
+            "sm_*_atomic_functions.h",
+            "sm_*_atomic_functions.hpp",
+            "crt/sm_70_rt.h",
+            "crt/sm_80_rt.h",
+            "crt/sm_90_rt.h",
+            "crt/device_double_functions.h",
+        ),
+        r"(__[a-z]\w*|atomic[A-Z]\w*)",
+        ("hip",),
+        (identity,),
+        exclude=r"__(cuda|nv_|internal|device_builtin|cudart|fsqrt_|dsqrt_)\w*|\w*_(?:impl|helper)|"
+        r"__(i|u|ll|ull|ill|f|d|u128)Atomic\w+|__pm[0-9]|__local_warpSize",
+    ),
+    Family(
+        "types",
+        "Complex, half, bfloat16, fp8 and library data types",
+        "cuda",
+        (
+            "cuComplex.h",
+            "cuda_fp16.h",
+            "cuda_fp16.hpp",
+            "cuda_bf16.h",
+            "cuda_bf16.hpp",
+            "cuda_fp8.h",
+            "cuda_fp8.hpp",
+            "library_types.h",
+            "math_constants.h",
+        ),
+        r"(cu[A-Z]\w*|make_cu\w+|cuda[A-Z]\w*|CUDA_\w+|CUDART_\w+|__nv_\w+|__h\w+|"
+        r"__(float|double|half|bfloat|int|uint|ll|ull|short|ushort)\w*2\w+|h2?[a-z]\w+|"
+        r"libraryPropertyType\w*|MAJOR_VERSION|MINOR_VERSION|PATCH_LEVEL)",
+        ("hip",),
+        (
+            prefix(
+                ("make_cu", "make_hip"),
+                ("cuda", "hip"),
+                ("cu", "hip"),
+                ("CUDART_", "HIP_"),
+                ("CUDA_", "HIP_"),
+                ("__nv_", "__hip_"),
+            ),
+            identity,
+        ),
+        normalized=(("cuda", "hip"), ("CUDA_", "hip")),
+        exclude=r"__internal\w*|_*[A-Z][A-Z0-9_]*_(DECL|API|HOST|DEVICE|H|HPP)_*|__CUDA\w*",
+    ),
+    Family(
+        "runtime",
+        "CUDA runtime API -> HIP runtime API",
+        "cuda",
+        (
+            "cuda_runtime_api.h",
+            "cuda_runtime.h",
+            "driver_types.h",
+            "surface_types.h",
+            "texture_types.h",
+            "channel_descriptor.h",
+            "cuda_device_runtime_api.h",
+            "cuda_gl_interop.h",
+            "cuda_occupancy.h",
+            "vector_types.h",
+            "cuda_texture_types.h",
+            "cuda_surface_types.h",
+        ),
+        r"(cuda[A-Z]\w*|CUDA_\w+|CUDART_\w+)",
+        ("hip",),
+        (
+            prefix(
+                ("cudaDevAttr", "hipDeviceAttribute"),
+                ("cuda", "hip"),
+                ("CUDART_", "HIP_"),
+                ("CUDA_", "HIP_"),
+            ),
+        ),
+        normalized=(
+            ("cudaDevAttr", "hipDeviceAttribute"),
+            ("cudaJit", "hipJitOption"),
+            ("cuda", "hip"),
+            ("CUDA_", "hip"),
+        ),
+    ),
+    Family(
+        "driver",
+        "CUDA driver API -> HIP driver-style API",
+        "cuda",
+        ("cuda.h",),
+        r"(cu[A-Z]\w*|CU[a-zA-Z_]\w*|CUDA_\w+)",
+        ("hip",),
+        (driver_rule,),
+        normalized=(
+            ("CU_DEVICE_ATTRIBUTE_MAXIMUM_", "hipDeviceAttributeMax"),
+            ("CU_DEVICE_ATTRIBUTE_", "hipDeviceAttribute"),
+            ("CU_JIT_", "hipJitOption"),
+            ("CU_CTX_SCHED_", "hipDeviceSchedule"),
+            ("CU_CTX_", "hipDevice"),
+            ("CU_MEMHOSTALLOC_", "hipHostMalloc"),
+            ("CU_MEMHOSTREGISTER_", "hipHostRegister"),
+            ("CU_DEVICE_P2P_ATTRIBUTE_", "hipDevP2PAttr"),
+            ("CU_MEMPOOL_ATTR_", "hipMemPool"),
+            ("CU_MEM_ALLOC_GRANULARITY_", "hipMemAllocationGranularity"),
+            ("CUDA_ARRAY3D_", "hipArray"),
+            ("CU_", "hip"),
+            ("CUDA_", "hip"),
+            ("CU", "hip"),
+            ("cu", "hip"),
+        ),
+    ),
+    Family(
+        "cublaslt",
+        "cuBLASLt -> hipBLASLt",
+        "cu13",
+        ("cublasLt.h",),
+        r"(cublasLt\w+|CUBLASLT_\w+)",
+        ("hipblaslt",),
+        (prefix(("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")),),
+        normalized=(("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")),
+    ),
+    Family(
+        "cublas",
+        "cuBLAS -> hipBLAS",
+        "cu13",
+        ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
+        r"(cublas\w+|CUBLAS_\w+)",
+        ("hipblas",),
+        (strip_version(prefix(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))),),
+        normalized=(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")),
+        exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI",
+    ),
+    Family(
+        "cublas_rocblas",
+        "cuBLAS -> rocBLAS (--blas=rocblas)",
+        "cu13",
+        ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
+        r"(cublas\w+|CUBLAS_\w+)",
+        ("rocblas",),
+        (rocblas_rule,),
+        replaces="cublas",
+        includes=tuple(
+            (h, ("rocblas/rocblas.h",)) for h in ("cublas_v2.h", "cublas.h", "cublas_api.h")
+        ),
+        exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI",
+    ),
+    Family(
+        "cufft",
+        "cuFFT -> hipFFT",
+        "cu13",
+        ("cufft.h", "cufftXt.h"),
+        r"(cufft\w+|CUFFT_\w+)",
+        ("hipfft",),
+        (prefix(("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")),),
+        normalized=(("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")),
+        exclude=r"CUFFT_VER_\w+|CUFFT_VERSION|CUFFTAPI",
+    ),
+    Family(
+        "curand",
+        "cuRAND -> hipRAND",
+        "cu13",
+        ("curand.h", "curand_kernel.h", "curand_*.h"),
+        r"(curand\w*|CURAND_\w+)",
+        ("hiprand",),
+        (prefix(("curand", "hiprand"), ("CURAND_", "HIPRAND_")),),
+        normalized=(("curand", "hiprand"), ("CURAND_", "HIPRAND_")),
+        exclude=r"curand(?:_precalc|_MTGP32|_mtgp32_kernel|_detail)\w*|CURAND_VER\w*|CURANDAPI|"
+        r"\w*precalc\w*|_\w+",
+    ),
+    Family(
+        "cusparse",
+        "cuSPARSE -> hipSPARSE",
+        "cu13",
+        ("cusparse.h",),
+        r"(cusparse\w+|CUSPARSE_\w+)",
+        ("hipsparse",),
+        (prefix(("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")),),
+        normalized=(("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")),
+        exclude=r"CUSPARSE_VER_\w+|CUSPARSE_VERSION|CUSPARSEAPI|CUSPARSE_DEPRECATED\w*",
+    ),
+    Family(
+        "cusolver",
+        "cuSOLVER -> hipSOLVER",
+        "cu13",
+        ("cusolverDn.h", "cusolver_common.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h"),
+        r"(cusolver\w+|CUSOLVER_\w+)",
+        ("hipsolver",),
+        (prefix(("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")),),
+        normalized=(("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")),
+        exclude=r"CUSOLVER_VER_\w+|CUSOLVER_VERSION|CUSOLVERAPI|CUSOLVER_DEPRECATED\w*",
+    ),
+    Family(
+        "cub",
+        "CUB -> hipCUB",
+        "cuda",
+        ("cccl/cub/*.cuh", "cccl/cub/*/*.cuh"),
+        r"cub::[A-Za-z]\w*",
+        ("hipcub",),
+        (prefix(("cub::", "hipcub::")),),
+        exclude=r"cub::(detail|internal)\w*|cub::\w*(Impl|_impl|Policy\d*|Agent\w*)",
+        namespace=("cub", "hipcub"),
+    ),
+    Family(
+        "nccl",
+        "NCCL -> RCCL (same API names)",
+        "nccl",
+        ("nccl.h",),
+        r"(nccl[A-Z]\w*|NCCL_\w+)",
+        (),
+        (identity,),
+        reference="rccl",
+        exclude=r"NCCL_(MAJOR|MINOR|PATCH|SUFFIX|VERSION_CODE|VERSION)\b\w*|NCCL_H_?",
+    ),
+    Family(
+        "cudnn",
+        "cuDNN -> MIOpen (only 1:1 calls)",
+        "cudnn",
+        (
+            "cudnn.h",
+            "cudnn_graph.h",
+            "cudnn_ops.h",
+            "cudnn_cnn.h",
+            "cudnn_adv.h",
+            "cudnn_version.h",
+            "cudnn_backend.h",
+        ),
+        r"(cudnn[A-Z]\w*|CUDNN_\w+)",
+        ("miopen",),
+        (prefix(("cudnn", "miopen")),),
+        normalized=(("cudnn", "miopen"), ("CUDNN_", "miopen")),
+        one_to_one=True,
+        exclude=r"CUDNN_(MAJOR|MINOR|PATCHLEVEL|VERSION)\w*|CUDNN_DEPRECATED\w*|CUDNNWINAPI",
+    ),
+    Family(
+        "nvrtc",
+        "NVRTC -> hipRTC",
+        "cu13",
+        ("nvrtc.h",),
+        r"(nvrtc[A-Z]\w*|NVRTC_\w+)",
+        ("hip",),
+        (prefix(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_")),),
+        normalized=(("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_")),
+    ),
+    Family(
+        "nvtx",
+        "NVTX -> rocTX",
+        "cuda",
+        ("nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"),
+        r"(nvtx[A-Z]\w*|NVTX_\w+)",
+        (),
+        (prefix(("nvtx", "roctx")),),
+        reference="roctx",
+        exclude=r"nvtx\w*_impl\w*|nvtx\w*Fn\w*|NVTX_VERSION\w*|nvtxGlobals\w*|NVTX_\w*(DECLSPEC|API|INLINE|STATIC|LINKONCE|EXTERN_C|ARRAY)\w*|NVTX_PASTE\w*|NVTX_VERSIONED\w*",
+    ),
 )
 
 
@@ -333,21 +532,37 @@ def reference_decls(mirrors: Path | None) -> dict:
     import subprocess  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
 
-    out: dict = {"schema": 1, "source": "names declared by headers of ROCm libraries that no "
-                 "verified release installs, read by scripts/gen_mapping.py --mirrors",
-                 "references": {}}
+    out: dict = {
+        "schema": 1,
+        "source": "names declared by headers of ROCm libraries that no "
+        "verified release installs, read by scripts/gen_mapping.py --mirrors",
+        "references": {},
+    }
     for key, ref in REFERENCES.items():
         git = mirrors / ref.repo.replace("/", "+") / "repo"
-        commit = subprocess.run(["git", f"--git-dir={git}", "rev-parse", "HEAD"], check=True,
-                                capture_output=True, text=True).stdout.strip()
-        text = subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{ref.path}"],
-                              check=True, capture_output=True, text=True).stdout
+        commit = subprocess.run(
+            ["git", f"--git-dir={git}", "rev-parse", "HEAD"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        text = subprocess.run(
+            ["git", f"--git-dir={git}", "show", f"HEAD:{ref.path}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         with tempfile.TemporaryDirectory() as tmp:
             hdr = Path(tmp) / Path(ref.path).name
             hdr.write_text(text, encoding="utf-8")
             names = sorted(scan_headers(Path(tmp), [hdr.name]))
-        out["references"][key] = {"repo": ref.repo, "path": ref.path, "commit": commit,
-                                  "title": ref.title, "names": names}
+        out["references"][key] = {
+            "repo": ref.repo,
+            "path": ref.path,
+            "commit": commit,
+            "title": ref.title,
+            "names": names,
+        }
     return out
 
 
@@ -407,12 +622,15 @@ def compatible(cuda_kind: str, hip_kind: str) -> bool:
 def cuda_names(fam: Family, roots: dict[str, Path]) -> dict[str, Decl]:
     root = roots.get(fam.cuda_root)
     if root is None:
-        raise SystemExit(f"gen_mapping: CUDA include dir for {fam.cuda_root!r} not found "
-                         "(CUDA toolkit in /usr/local/cuda, or the nvidia-* wheels of torch)")
+        raise SystemExit(
+            f"gen_mapping: CUDA include dir for {fam.cuda_root!r} not found "
+            "(CUDA toolkit in /usr/local/cuda, or the nvidia-* wheels of torch)"
+        )
     decls = _scan_cuda(root, fam.cuda_headers)
     if not decls:
-        raise SystemExit(f"gen_mapping: no {fam.name} headers ({', '.join(fam.cuda_headers)}) "
-                         f"under {root}")
+        raise SystemExit(
+            f"gen_mapping: no {fam.name} headers ({', '.join(fam.cuda_headers)}) under {root}"
+        )
     sel = re.compile(fam.select + r"\Z")
     exc = re.compile(fam.exclude + r"\Z") if fam.exclude else None
     return {k: d for k, d in decls.items() if sel.match(k) and not (exc and exc.match(k))}
@@ -423,8 +641,9 @@ def _scan_cuda(root: Path, headers: tuple[str, ...]) -> dict[str, Decl]:
     return scan_headers(root, list(headers), ("cccl",))
 
 
-def param_types_match(cuda: Decl, hip: Decl, rename: Callable[[str], str],
-                      hip_alias: Callable[[str], str]) -> bool:
+def param_types_match(
+    cuda: Decl, hip: Decl, rename: Callable[[str], str], hip_alias: Callable[[str], str]
+) -> bool:
     """Same arity and, after renaming the CUDA types and resolving HIP typedef aliases, the
     same parameter types (``const`` ignored)."""
     if cuda.params is None or hip.params is None or len(cuda.params) != len(hip.params):
@@ -437,8 +656,7 @@ def param_types_match(cuda: Decl, hip: Decl, rename: Callable[[str], str],
     return True
 
 
-def generate_family(fam: Family, roots: dict[str, Path], overrides: dict,
-                    refs: dict) -> Result:
+def generate_family(fam: Family, roots: dict[str, Path], overrides: dict, refs: dict) -> Result:
     res = Result(fam)
     res.verified = available(fam)
     per, normed = hip_index(fam, res.verified)
@@ -476,18 +694,23 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict,
         hip = None
         for rule in fam.rules:
             for cand in rule(cname):
-                if cand != cname or fam.name in _IDENTITY_OK:
-                    if declared(cand) and (cand == cname or
-                                           compatible(cdecl.kind, first_decl(per, cand).kind)):
-                        hip = cand
-                        break
+                if cand == cname and fam.name not in _IDENTITY_OK:
+                    continue
+                if declared(cand) and (
+                    cand == cname or compatible(cdecl.kind, first_decl(per, cand).kind)
+                ):
+                    hip = cand
+                    break
             if hip:
                 break
         if hip is None:
             for cpre, hpre in fam.normalized:
                 if cname.startswith(cpre):
-                    hits = {h for h in normed.get(norm(hpre + cname[len(cpre):]), ())
-                            if compatible(cdecl.kind, first_decl(per, h).kind)}
+                    hits = {
+                        h
+                        for h in normed.get(norm(hpre + cname[len(cpre) :]), ())
+                        if compatible(cdecl.kind, first_decl(per, h).kind)
+                    }
                     if len(hits) == 1:
                         hip = hits.pop()
                         break
@@ -510,8 +733,11 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict,
         if param_types_match(cdecl, hdecl, rename_token, hip_alias):
             res.entries[cname] = supported_entry(hip, "function", per, res.verified)
         else:
-            res.entries[cname] = {"kind": "function", "status": "unsupported",
-                                  "note": f"{hip} exists but its parameters differ; not a 1:1 call"}
+            res.entries[cname] = {
+                "kind": "function",
+                "status": "unsupported",
+                "note": f"{hip} exists but its parameters differ; not a 1:1 call",
+            }
     return res
 
 
@@ -661,16 +887,18 @@ INCLUDE_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 #: HIP headers that no verified release installs; their path is documented, not checked.
 UNCHECKED_HEADERS = {
     "rccl/rccl.h": "RCCL installs rccl/rccl.h (ROCm RCCL documentation, 'Using RCCL'); "
-                   "Debian has no RCCL for HIP 6.4, so it is not checked here",
+    "Debian has no RCCL for HIP 6.4, so it is not checked here",
     "roctracer/roctx.h": "rocTX ships in roctracer as roctracer/roctx.h (ROCm roctracer "
-                         "documentation); no verified release installs it",
+    "documentation); no verified release installs it",
 }
 
 #: the component directory layout (hipblas/hipblas.h, ...) exists from ROCm 5.2 on
-LAYOUT_SOURCE = ("ROCm 5.2 installs component headers as include/<component>/<header> and keeps "
-                 "deprecated top-level wrappers (ROCm 5.3 release notes, 'Linux Filesystem "
-                 "Hierarchy Standard for ROCm'; 5.2's include/hipblas.h says 'use "
-                 "hipblas/hipblas.h')")
+LAYOUT_SOURCE = (
+    "ROCm 5.2 installs component headers as include/<component>/<header> and keeps "
+    "deprecated top-level wrappers (ROCm 5.3 release notes, 'Linux Filesystem "
+    "Hierarchy Standard for ROCm'; 5.2's include/hipblas.h says 'use "
+    "hipblas/hipblas.h')"
+)
 
 
 def includes_doc(roots: dict[str, Path]) -> dict:
@@ -694,11 +922,16 @@ def includes_doc(roots: dict[str, Path]) -> dict:
             rel = key.split("/", 1)[1].rsplit(".", 1)[0] if "/" in key else path.stem
             relhip = rel.split("/", 2)[-1] if rel.startswith("system/cuda/") else rel
             entries[key] = include_entry(candidates, rel, relhip)
-    return {"schema": 1, "family": "includes", "title": "CUDA headers -> HIP headers",
-            "source": "generated by scripts/gen_mapping.py: CUDA " + CUDA_VERSION + " header "
-                      "files mapped by its INCLUDE_RULES table; each HIP header checked to exist "
-                      "in the verified releases. " + LAYOUT_SOURCE,
-            "verified_releases": [r.version for r in RELEASES], "entries": entries}
+    return {
+        "schema": 1,
+        "family": "includes",
+        "title": "CUDA headers -> HIP headers",
+        "source": "generated by scripts/gen_mapping.py: CUDA " + CUDA_VERSION + " header "
+        "files mapped by its INCLUDE_RULES table; each HIP header checked to exist "
+        "in the verified releases. " + LAYOUT_SOURCE,
+        "verified_releases": [r.version for r in RELEASES],
+        "entries": entries,
+    }
 
 
 def include_entry(candidates: tuple[str, ...], rel: str, relhip: str) -> dict:
@@ -718,12 +951,17 @@ def include_entry(candidates: tuple[str, ...], rel: str, relhip: str) -> dict:
     entry: dict = {"hip": hip, "since": have[0]}
     component = hip.split("/", 1)[0]
     oldest = RELEASES[0]
-    if have[0] != oldest.version and component not in ("hip", "thrust") \
-            and not (oldest.root / component).is_dir():
+    if (
+        have[0] != oldest.version
+        and component not in ("hip", "thrust")
+        and not (oldest.root / component).is_dir()
+    ):
         # the oldest verified tree lacks the whole library: the path follows the layout
         entry["since"] = oldest.version
-        entry["note"] = (f"ROCm {oldest.version} installs it as {hip} (component layout); the "
-                         f"{oldest.root_label} tree does not package {component}")
+        entry["note"] = (
+            f"ROCm {oldest.version} installs it as {hip} (component layout); the "
+            f"{oldest.root_label} tree does not package {component}"
+        )
     for alt, alt_have in found[1:]:
         if vkey(alt_have[0]) < vkey(entry["since"]):
             entry["older"] = {"hip": alt}
@@ -737,33 +975,60 @@ def vkey(v: str) -> tuple[int, ...]:
 
 #: identifier prefixes that make a name CUDA-looking (reported as 'unknown' when unmapped)
 PREFIXES: tuple[tuple[str, str], ...] = (
-    (r"cuda[A-Z_0-9]", "runtime"), (r"CUDA_", "runtime/driver"), (r"CUDART_", "runtime"),
-    (r"cu[A-Z]", "driver"), (r"CU_", "driver"), (r"CU[a-z]", "driver types"),
-    (r"cublas", "cublas"), (r"CUBLAS", "cublas"), (r"cufft", "cufft"), (r"CUFFT_", "cufft"),
-    (r"curand", "curand"), (r"CURAND_", "curand"), (r"cusparse", "cusparse"),
-    (r"CUSPARSE_", "cusparse"), (r"cusolver", "cusolver"), (r"CUSOLVER_", "cusolver"),
-    (r"cudnn", "cudnn"), (r"CUDNN_", "cudnn"), (r"nvrtc", "nvrtc"), (r"NVRTC_", "nvrtc"),
-    (r"nvtx", "nvtx"), (r"NVTX_", "nvtx"), (r"nccl", "nccl"), (r"NCCL_", "nccl"),
-    (r"__nv_", "types"), (r"make_cu[A-Z]", "types"), (r"cub::", "cub"),
-    (r"cooperative_groups::", "cooperative_groups"), (r"__shfl\w*_sync\b", "device"),
+    (r"cuda[A-Z_0-9]", "runtime"),
+    (r"CUDA_", "runtime/driver"),
+    (r"CUDART_", "runtime"),
+    (r"cu[A-Z]", "driver"),
+    (r"CU_", "driver"),
+    (r"CU[a-z]", "driver types"),
+    (r"cublas", "cublas"),
+    (r"CUBLAS", "cublas"),
+    (r"cufft", "cufft"),
+    (r"CUFFT_", "cufft"),
+    (r"curand", "curand"),
+    (r"CURAND_", "curand"),
+    (r"cusparse", "cusparse"),
+    (r"CUSPARSE_", "cusparse"),
+    (r"cusolver", "cusolver"),
+    (r"CUSOLVER_", "cusolver"),
+    (r"cudnn", "cudnn"),
+    (r"CUDNN_", "cudnn"),
+    (r"nvrtc", "nvrtc"),
+    (r"NVRTC_", "nvrtc"),
+    (r"nvtx", "nvtx"),
+    (r"NVTX_", "nvtx"),
+    (r"nccl", "nccl"),
+    (r"NCCL_", "nccl"),
+    (r"__nv_", "types"),
+    (r"make_cu[A-Z]", "types"),
+    (r"cub::", "cub"),
+    (r"cooperative_groups::", "cooperative_groups"),
+    (r"__shfl\w*_sync\b", "device"),
 )
 
 
 def prefixes_doc() -> dict:
-    return {"schema": 1,
-            "source": "scripts/gen_mapping.py PREFIXES: the name prefixes of the CUDA families "
-                      "it reads (an identifier matching one is CUDA-looking)",
-            "prefixes": [{"pattern": p, "family": f} for p, f in PREFIXES]}
+    return {
+        "schema": 1,
+        "source": "scripts/gen_mapping.py PREFIXES: the name prefixes of the CUDA families "
+        "it reads (an identifier matching one is CUDA-looking)",
+        "prefixes": [{"pattern": p, "family": f} for p, f in PREFIXES],
+    }
 
 
 def releases_doc() -> dict:
     return {
         "schema": 1,
         "source": "the ROCm releases whose headers scripts/gen_mapping.py reads; include roots "
-                  "are relative to the repository (absolute for system trees)",
+        "are relative to the repository (absolute for system trees)",
         "releases": [
-            {"version": r.version, "include_root": r.root_label, "source": r.source,
-             "verified": True, "header_sets": [s for s in HIP_SETS if hip_decls(r.version, s)]}
+            {
+                "version": r.version,
+                "include_root": r.root_label,
+                "source": r.source,
+                "verified": True,
+                "header_sets": [s for s in HIP_SETS if hip_decls(r.version, s)],
+            }
             for r in RELEASES
         ],
     }
@@ -778,23 +1043,32 @@ def family_doc(res: Result) -> dict:
     releases = ", ".join(
         f"ROCm {v} ({next(r for r in RELEASES if r.version == v).root_label})" for v in res.verified
     )
-    source = (f"generated by scripts/gen_mapping.py from CUDA {CUDA_VERSION} headers "
-              f"({', '.join(fam.cuda_headers)})")
+    source = (
+        f"generated by scripts/gen_mapping.py from CUDA {CUDA_VERSION} headers "
+        f"({', '.join(fam.cuda_headers)})"
+    )
     if fam.hip_sets:
         source += f" checked against the {', '.join(fam.hip_sets)} headers of " + (
-            releases or "no installed ROCm release")
+            releases or "no installed ROCm release"
+        )
     if fam.reference:
         ref = refs_cache["references"][fam.reference]
-        source += (f"; HIP names checked against {ref['repo']} {ref['path']} at {ref['commit'][:12]}"
-                   " (not installed by any verified release)")
+        source += (
+            f"; HIP names checked against {ref['repo']} {ref['path']} at {ref['commit'][:12]}"
+            " (not installed by any verified release)"
+        )
     source += "; irregular names from overrides.toml"
-    if fam.reference:
-        doc_ref = {"reference": fam.reference}
-    else:
-        doc_ref = {}
-    doc = {"schema": 1, "family": fam.name, "title": fam.title, "source": source, **doc_ref,
-           "hip_header_sets": list(fam.hip_sets), "verified_releases": res.verified,
-           "entries": res.entries}
+    doc_ref = {"reference": fam.reference} if fam.reference else {}
+    doc = {
+        "schema": 1,
+        "family": fam.name,
+        "title": fam.title,
+        "source": source,
+        **doc_ref,
+        "hip_header_sets": list(fam.hip_sets),
+        "verified_releases": res.verified,
+        "entries": res.entries,
+    }
     if fam.replaces:
         doc["replaces"] = fam.replaces
     if fam.includes:
@@ -818,8 +1092,10 @@ def dumps(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(roots: dict[str, Path], mirrors: Path | None = None,
-          ) -> tuple[dict[str, str], list[Result]]:
+def build(
+    roots: dict[str, Path],
+    mirrors: Path | None = None,
+) -> tuple[dict[str, str], list[Result]]:
     overrides = load_overrides()
     known = {f.name for f in FAMILIES}
     for fam_name, cname in overrides:
@@ -854,25 +1130,37 @@ def build(roots: dict[str, Path], mirrors: Path | None = None,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true",
-                    help="do not write; exit 1 if a data file differs from what would be generated")
-    ap.add_argument("--mirrors", type=Path, default=None,
-                    help="directory of git mirrors (OWNER+NAME/repo) of ROCm/rccl and "
-                         "ROCm/roctracer to refresh data/reference_decls.json from")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="do not write; exit 1 if a data file differs from what would be generated",
+    )
+    ap.add_argument(
+        "--mirrors",
+        type=Path,
+        default=None,
+        help="directory of git mirrors (OWNER+NAME/repo) of ROCm/rccl and "
+        "ROCm/roctracer to refresh data/reference_decls.json from",
+    )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     roots = cuda_roots()
     missing = [r.root_label for r in RELEASES if not r.root.is_dir()]
     if missing:
-        print(f"gen_mapping: HIP headers missing for {', '.join(missing)} "
-              "(run scripts/toolchain-rocm.sh)", file=sys.stderr)
+        print(
+            f"gen_mapping: HIP headers missing for {', '.join(missing)} "
+            "(run scripts/toolchain-rocm.sh)",
+            file=sys.stderr,
+        )
         return 2
     files, results = build(roots, args.mirrors)
     print(f"{'family':20} {'cuda':>6} {'mapped':>7} {'unsupp':>7}  verified")
     for r in results:
         mapped = sum(1 for e in r.entries.values() if "hip" in e)
-        print(f"{r.family.name:20} {len(r.entries):6} {mapped:7} {len(r.entries) - mapped:7}  "
-              f"{','.join(r.verified) or '-'}")
+        print(
+            f"{r.family.name:20} {len(r.entries):6} {mapped:7} {len(r.entries) - mapped:7}  "
+            f"{','.join(r.verified) or '-'}"
+        )
     stale = []
     for name, text in sorted(files.items()):
         path = DATA / name

@@ -77,3 +77,28 @@ def test_schema_rejects_a_broken_document(tiny_document):
     broken["metadata"]["device"]["backend"] = "metal"
     with pytest.raises(InputError):
         validate(broken)
+
+
+def test_partial_documents_follow_every_result_and_validate():
+    from rocport.bench.suite import preset, run_suite
+
+    config = preset("tiny")
+    config.workloads = ("calibration", "copy", "vector_add")
+    seen: list[int] = []
+
+    def partial(doc):
+        validate(doc)
+        seen.append(len(doc["results"]) + len(doc["skipped"]))
+
+    final = run_suite(config, device="cpu", quiet=True, on_partial=partial)
+    assert seen == list(range(1, len(seen) + 1))
+    assert seen[-1] == len(final["results"]) + len(final["skipped"])
+
+
+def test_unknown_workload_and_preset_are_input_errors():
+    from rocport.bench.suite import SuiteConfig, preset, run_suite
+
+    with pytest.raises(InputError, match="unknown preset"):
+        preset("huge")
+    with pytest.raises(InputError, match="teleport"):
+        run_suite(SuiteConfig(workloads=("teleport",)), device="cpu", quiet=True)

@@ -213,3 +213,19 @@ def test_error_in_a_macro_names_the_macro_body(write, rocm52, tmp_path: Path) ->
         3,
     )
     assert (site.at_column.cuda, site.at_column.hip) == ("cuGetErrorString", "hipDrvGetErrorString")
+
+
+def test_error_in_a_toolchain_header_points_at_the_tree_line(write, rocm52, tmp_path: Path) -> None:
+    code = (
+        "#include <hip/hip_runtime.h>\n#include <memory>\n#include <vector>\n\n"
+        "void copy_owners() { std::vector<std::unique_ptr<int>> a; auto b = a; }\n"
+    )
+    write(
+        tmp_path,
+        {"cuda/own.cu": code.replace("hip/hip_runtime.h", "cuda_runtime.h"), "hip/own.cu": code},
+    )
+    report = check_tree(tmp_path / "hip", toolchain=rocm52, cuda_root=tmp_path / "cuda")
+    error = report.units[0].errors[0]
+    assert error.file.startswith("/usr/") and error.cuda_file is None  # inside libstdc++
+    assert error.site is not None and error.site.kind == "context"
+    assert (error.site.file, error.site.line, error.site.cuda_line) == ("own.cu", 5, 5)

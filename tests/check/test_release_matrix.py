@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "release_matrix
 def _load():
     spec = importlib.util.spec_from_file_location("release_matrix", BENCHMARK)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rocport.lexer import Kind, blank_non_code, tokenize
@@ -105,3 +107,18 @@ def test_scanner_include_path(scanner):
 )
 def test_split_alternatives(pattern, parts):
     assert split_alternatives(pattern) == parts
+
+
+def test_shipped_mapping_keeps_the_scanner_literal_first():
+    """Every top-level alternative of the translator's scanner starts with a literal character,
+    so that ``re`` can skip to candidate positions in C (the source of its speed)."""
+    import re._compiler as compiler  # the same analysis re.compile does
+    import re._parser as parser
+
+    from rocport.port.mapping import load_mapping
+    from rocport.port.model import PortOptions
+    from rocport.port.translator import _plan
+
+    pattern = _plan(load_mapping(), PortOptions()).scanner.pattern
+    parsed = parser.parse(pattern, re.MULTILINE)
+    assert compiler._get_charset_prefix(parsed, re.MULTILINE) is not None

@@ -22,24 +22,37 @@ from rocport.port.mapping import load_mapping
 REPO = Path(__file__).resolve().parents[2]
 DATA = resources.files("rocport.port") / "data"
 META = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
-FAMILY_FILES = sorted(p.name for p in DATA.iterdir() if p.name.endswith(".json") and p.name not in META)
+FAMILY_FILES = sorted(
+    p.name for p in DATA.iterdir() if p.name.endswith(".json") and p.name not in META
+)
 SID_READY = REPO / ".toolchains" / "sid" / ".rocport-ready"
 
 _NAME = {"type": "string", "minLength": 1}
-_OLDER = {"type": "object", "required": ["hip"], "additionalProperties": False,
-          "properties": {"hip": _NAME, "transform": {"enum": ["drop_first_arg"]},
-                         "note": _NAME, "header": _NAME}}
+_OLDER = {
+    "type": "object",
+    "required": ["hip"],
+    "additionalProperties": False,
+    "properties": {
+        "hip": _NAME,
+        "transform": {"enum": ["drop_first_arg"]},
+        "note": _NAME,
+        "header": _NAME,
+    },
+}
 ENTRY_SCHEMA = {
     "type": "object",
     "required": ["kind"],
     "additionalProperties": False,
     "properties": {
         "hip": _NAME,
-        "kind": {"enum": ["function", "type", "enum", "enumerator", "macro", "namespace",
-                          "variable"]},
+        "kind": {
+            "enum": ["function", "type", "enum", "enumerator", "macro", "namespace", "variable"]
+        },
         "status": {"enum": ["supported", "unsupported", "deprecated"]},
         "since": {"type": "string", "pattern": r"^\d+\.\d+$"},
-        "header": _NAME, "note": _NAME, "source": _NAME,
+        "header": _NAME,
+        "note": _NAME,
+        "source": _NAME,
         "transform": {"enum": ["drop_first_arg"]},
         "older": _OLDER,
     },
@@ -52,15 +65,25 @@ FAMILY_SCHEMA = {
     "required": ["schema", "family", "title", "source", "verified_releases", "entries"],
     "properties": {
         "schema": {"const": 1},
-        "family": _NAME, "title": _NAME, "source": {"type": "string", "minLength": 20},
-        "verified_releases": {"type": "array", "items": {"type": "string",
-                                                         "pattern": r"^\d+\.\d+$"}},
+        "family": _NAME,
+        "title": _NAME,
+        "source": {"type": "string", "minLength": 20},
+        "verified_releases": {
+            "type": "array",
+            "items": {"type": "string", "pattern": r"^\d+\.\d+$"},
+        },
         "hip_header_sets": {"type": "array", "items": _NAME},
-        "replaces": _NAME, "reference": _NAME,
-        "includes": {"type": "object", "additionalProperties": {
-            "type": "object", "required": ["hip"], "properties": {"hip": _NAME}}},
-        "entries": {"type": "object", "minProperties": 1,
-                    "additionalProperties": ENTRY_SCHEMA},
+        "replaces": _NAME,
+        "reference": _NAME,
+        "includes": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["hip"],
+                "properties": {"hip": _NAME},
+            },
+        },
+        "entries": {"type": "object", "minProperties": 1, "additionalProperties": ENTRY_SCHEMA},
     },
 }
 
@@ -134,31 +157,50 @@ def test_every_override_cites_a_source() -> None:
 
 # -- important names --------------------------------------------------------------------------
 SPOT = [
-    ("cudaMalloc", "hipMalloc"), ("cudaMemcpyAsync", "hipMemcpyAsync"),
+    ("cudaMalloc", "hipMalloc"),
+    ("cudaMemcpyAsync", "hipMemcpyAsync"),
     ("cudaStreamCreateWithFlags", "hipStreamCreateWithFlags"),
     ("cudaEventElapsedTime", "hipEventElapsedTime"),
-    ("cudaGetDeviceProperties", "hipGetDeviceProperties"), ("cudaDeviceProp", "hipDeviceProp_t"),
-    ("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"), ("cudaSuccess", "hipSuccess"),
+    ("cudaGetDeviceProperties", "hipGetDeviceProperties"),
+    ("cudaDeviceProp", "hipDeviceProp_t"),
+    ("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"),
+    ("cudaSuccess", "hipSuccess"),
     ("cudaDevAttrMaxThreadsPerBlock", "hipDeviceAttributeMaxThreadsPerBlock"),
-    ("cudaStreamCallback_t", "hipStreamCallback_t"), ("cudaLaunchKernel", "hipLaunchKernel"),
+    ("cudaStreamCallback_t", "hipStreamCallback_t"),
+    ("cudaLaunchKernel", "hipLaunchKernel"),
     ("cudaTextureObject_t", "hipTextureObject_t"),
-    ("cuMemAlloc", "hipMalloc"), ("cuMemAlloc_v2", "hipMalloc"), ("CUresult", "hipError_t"),
-    ("CUdeviceptr", "hipDeviceptr_t"), ("cuLaunchKernel", "hipModuleLaunchKernel"),
+    ("cuMemAlloc", "hipMalloc"),
+    ("cuMemAlloc_v2", "hipMalloc"),
+    ("CUresult", "hipError_t"),
+    ("CUdeviceptr", "hipDeviceptr_t"),
+    ("cuLaunchKernel", "hipModuleLaunchKernel"),
     ("CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK", "hipDeviceAttributeMaxThreadsPerBlock"),
-    ("cublasSgemm_v2", "hipblasSgemm"), ("cublasSgemm", "hipblasSgemm"),
-    ("cublasHandle_t", "hipblasHandle_t"), ("CUBLAS_OP_N", "HIPBLAS_OP_N"),
-    ("CUBLAS_COMPUTE_32F", "HIPBLAS_COMPUTE_32F"), ("cudaDataType", "hipDataType"),
-    ("CUDA_R_32F", "HIP_R_32F"), ("cublasLtMatmul", "hipblasLtMatmul"),
-    ("cufftExecC2C", "hipfftExecC2C"), ("cufftHandle", "hipfftHandle"),
-    ("curandGenerateUniform", "hiprandGenerateUniform"), ("curand_init", "hiprand_init"),
-    ("curandState", "hiprandState"), ("cusparseSpMV", "hipsparseSpMV"),
-    ("cusolverDnSgetrf", "hipsolverDnSgetrf"), ("cub", "hipcub"),
-    ("cub::DeviceReduce", "hipcub::DeviceReduce"), ("ncclAllReduce", "ncclAllReduce"),
-    ("make_cuComplex", "make_hipComplex"), ("cuCaddf", "hipCaddf"),
-    ("__nv_bfloat16", "__hip_bfloat16"), ("cooperative_groups::this_thread_block",
-                                          "cooperative_groups::this_thread_block"),
-    ("nvrtcCompileProgram", "hiprtcCompileProgram"), ("nvtxRangePushA", "roctxRangePushA"),
-    ("cudnnCreate", "miopenCreate"), ("cudaProfilerStart", "hipProfilerStart"),
+    ("cublasSgemm_v2", "hipblasSgemm"),
+    ("cublasSgemm", "hipblasSgemm"),
+    ("cublasHandle_t", "hipblasHandle_t"),
+    ("CUBLAS_OP_N", "HIPBLAS_OP_N"),
+    ("CUBLAS_COMPUTE_32F", "HIPBLAS_COMPUTE_32F"),
+    ("cudaDataType", "hipDataType"),
+    ("CUDA_R_32F", "HIP_R_32F"),
+    ("cublasLtMatmul", "hipblasLtMatmul"),
+    ("cufftExecC2C", "hipfftExecC2C"),
+    ("cufftHandle", "hipfftHandle"),
+    ("curandGenerateUniform", "hiprandGenerateUniform"),
+    ("curand_init", "hiprand_init"),
+    ("curandState", "hiprandState"),
+    ("cusparseSpMV", "hipsparseSpMV"),
+    ("cusolverDnSgetrf", "hipsolverDnSgetrf"),
+    ("cub", "hipcub"),
+    ("cub::DeviceReduce", "hipcub::DeviceReduce"),
+    ("ncclAllReduce", "ncclAllReduce"),
+    ("make_cuComplex", "make_hipComplex"),
+    ("cuCaddf", "hipCaddf"),
+    ("__nv_bfloat16", "__hip_bfloat16"),
+    ("cooperative_groups::this_thread_block", "cooperative_groups::this_thread_block"),
+    ("nvrtcCompileProgram", "hiprtcCompileProgram"),
+    ("nvtxRangePushA", "roctxRangePushA"),
+    ("cudnnCreate", "miopenCreate"),
+    ("cudaProfilerStart", "hipProfilerStart"),
 ]
 
 
@@ -181,8 +223,11 @@ def test_shuffle_sync_falls_back_for_5_2() -> None:
 
 def test_release_targeting_rules() -> None:
     runtime = _strict_load("runtime.json")
-    derived = next(k for k, e in runtime["entries"].items()
-                   if e.get("since") == "6.4" and "source" not in e and "older" not in e)
+    derived = next(
+        k
+        for k, e in runtime["entries"].items()
+        if e.get("since") == "6.4" and "source" not in e and "older" not in e
+    )
     # 5.2 was verified for the runtime family and lacks it
     at52 = load_mapping(rocm="5.2").lookup(derived)
     assert at52.status == "unsupported" and at52.hip is None and "6.4" in at52.note
@@ -209,15 +254,24 @@ def test_rocblas_variant_replaces_hipblas() -> None:
 def test_includes() -> None:
     m = load_mapping()
     expected = {
-        "cuda_runtime.h": "hip/hip_runtime.h", "cuda.h": "hip/hip_runtime.h",
+        "cuda_runtime.h": "hip/hip_runtime.h",
+        "cuda.h": "hip/hip_runtime.h",
         "cuda_runtime_api.h": "hip/hip_runtime_api.h",
-        "device_launch_parameters.h": "hip/hip_runtime.h", "cuda_fp16.h": "hip/hip_fp16.h",
-        "cuda_bf16.h": "hip/hip_bf16.h", "cooperative_groups.h": "hip/hip_cooperative_groups.h",
-        "cub/cub.cuh": "hipcub/hipcub.hpp", "curand_kernel.h": "hiprand/hiprand_kernel.h",
-        "curand.h": "hiprand/hiprand.h", "cufft.h": "hipfft/hipfft.h",
-        "cusparse.h": "hipsparse/hipsparse.h", "cusolverDn.h": "hipsolver/hipsolver.h",
-        "nccl.h": "rccl/rccl.h", "cudnn.h": "miopen/miopen.h", "nvrtc.h": "hip/hiprtc.h",
-        "thrust/device_vector.h": "thrust/device_vector.h", "cuComplex.h": "hip/hip_complex.h",
+        "device_launch_parameters.h": "hip/hip_runtime.h",
+        "cuda_fp16.h": "hip/hip_fp16.h",
+        "cuda_bf16.h": "hip/hip_bf16.h",
+        "cooperative_groups.h": "hip/hip_cooperative_groups.h",
+        "cub/cub.cuh": "hipcub/hipcub.hpp",
+        "curand_kernel.h": "hiprand/hiprand_kernel.h",
+        "curand.h": "hiprand/hiprand.h",
+        "cufft.h": "hipfft/hipfft.h",
+        "cusparse.h": "hipsparse/hipsparse.h",
+        "cusolverDn.h": "hipsolver/hipsolver.h",
+        "nccl.h": "rccl/rccl.h",
+        "cudnn.h": "miopen/miopen.h",
+        "nvrtc.h": "hip/hiprtc.h",
+        "thrust/device_vector.h": "thrust/device_vector.h",
+        "cuComplex.h": "hip/hip_complex.h",
     }
     for cuda, hip in expected.items():
         entry = m.include(cuda)
@@ -229,28 +283,63 @@ def test_includes() -> None:
 
 def test_cuda_like_prefixes() -> None:
     m = load_mapping()
-    for name in ("cudaFooBar", "cuFoo", "CUfoo", "CU_FOO", "CUDA_FOO", "cublasFoo", "CUFFT_X",
-                 "curandFoo", "cusparseX", "cusolverDnX", "cudnnX", "nvrtcX", "nvtxX",
-                 "__nv_thing", "ncclFoo", "__shfl_foo_sync"):
+    for name in (
+        "cudaFooBar",
+        "cuFoo",
+        "CUfoo",
+        "CU_FOO",
+        "CUDA_FOO",
+        "cublasFoo",
+        "CUFFT_X",
+        "curandFoo",
+        "cusparseX",
+        "cusolverDnX",
+        "cudnnX",
+        "nvrtcX",
+        "nvtxX",
+        "__nv_thing",
+        "ncclFoo",
+        "__shfl_foo_sync",
+    ):
         assert m.is_cuda_like(name), name
     for name in ("cumsum", "cute", "hipMalloc", "float4", "curious", "custom_kernel"):
         assert not m.is_cuda_like(name), name
 
 
 def test_extra_names_merge_on_top() -> None:
-    m = load_mapping(extra={"cudaMalloc": "myMalloc", "cudaMyThing": {"hip": "hipMyThing",
-                            "kind": "type", "note": "project type"}, "cudaGone": None})
+    m = load_mapping(
+        extra={
+            "cudaMalloc": "myMalloc",
+            "cudaMyThing": {"hip": "hipMyThing", "kind": "type", "note": "project type"},
+            "cudaGone": None,
+        }
+    )
     assert m.lookup("cudaMalloc").hip == "myMalloc"
     assert m.lookup("cudaMyThing") == mapping_mod.Entry(
-        "cudaMyThing", "hipMyThing", "type", "project", "supported", None, None, "project type",
-        None)
+        "cudaMyThing",
+        "hipMyThing",
+        "type",
+        "project",
+        "supported",
+        None,
+        None,
+        "project type",
+        None,
+    )
     assert m.lookup("cudaGone").status == "unsupported"
     assert load_mapping().lookup("cudaMalloc").hip == "hipMalloc"  # the cache is untouched
 
 
-@pytest.mark.parametrize("kwargs", [{"rocm": "six"}, {"rocm": "6"}, {"blas": "mkl"},
-                                    {"extra": {"cudaX": 3}},
-                                    {"extra": {"cudaX": {"kind": "bogus", "hip": "y"}}}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"rocm": "six"},
+        {"rocm": "6"},
+        {"blas": "mkl"},
+        {"extra": {"cudaX": 3}},
+        {"extra": {"cudaX": {"kind": "bogus", "hip": "y"}}},
+    ],
+)
 def test_bad_arguments_raise_input_error(kwargs: dict) -> None:
     with pytest.raises(InputError):
         load_mapping(**kwargs)
@@ -268,8 +357,12 @@ def test_loading_is_fast() -> None:
 
 # -- against the real headers -----------------------------------------------------------------
 def _run_check(release: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(REPO / "scripts" / "check_mapping.py"),
-                           "--release", release], capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "check_mapping.py"), "--release", release],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_hip_names_declared_in_rocm_5_2_headers() -> None:
@@ -289,12 +382,23 @@ def test_hip_names_declared_in_rocm_6_4_headers() -> None:
 def test_check_reports_an_undeclared_name(tmp_path: Path) -> None:
     _need_toolchain(Path("/usr/include/hip/hip_runtime_api.h"), "HIP 5.2 headers (Debian 12)")
     bad = _strict_load("runtime.json")
-    bad["entries"] = {"cudaMalloc": {"hip": "hipMallocThatDoesNotExist", "kind": "function",
-                                     "since": "5.2"}}
+    bad["entries"] = {
+        "cudaMalloc": {"hip": "hipMallocThatDoesNotExist", "kind": "function", "since": "5.2"}
+    }
     (tmp_path / "runtime.json").write_text(json.dumps(bad), encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "check_mapping.py"),
-                           "--release", "5.2", "--data", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scripts" / "check_mapping.py"),
+            "--release",
+            "5.2",
+            "--data",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1
     assert "hipMallocThatDoesNotExist not declared in ROCm 5.2" in proc.stdout
 
@@ -307,6 +411,85 @@ def test_committed_data_matches_the_generator() -> None:
         print(reason)
         pytest.skip(reason)
     _need_toolchain(SID_READY, "HIP 6.4 sid root")
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_mapping.py"), "--check"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "gen_mapping.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+# -- the declaration scanner the generator and the check rely on ------------------------------
+def _scan(tmp_path: Path, text: str) -> dict:
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        from cdecls import scan_headers
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    (tmp_path / "api.h").write_text(text, encoding="utf-8")
+    return scan_headers(tmp_path, ["api.h"])
+
+
+def test_scanner_finds_c_declarations(tmp_path: Path) -> None:
+    decls = _scan(
+        tmp_path,
+        """
+#define API_EXPORT __attribute__((visibility("default")))
+#define OLD_API __attribute__((deprecated))
+#define fooAlloc fooAlloc_v2
+#if 0
+int hiddenFunction(void);
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct fooStream_st* fooStream_t;
+typedef enum fooError { fooSuccess = 0, fooErrorBad = 1 << 2, } fooError_t;
+typedef void (API_EXPORT *fooCallback_t)(fooStream_t s, /* comment { */ void* user);
+typedef struct { int x; } fooPoint OLD_API;
+API_EXPORT fooError_t fooAlloc(void** p, size_t n);
+static inline int fooInline(int a) { if (a) { return a; } return 0; }
+extern const char* fooName(void) OLD_API;
+const char* s = "typedef int notAType;";
+#ifdef __cplusplus
+}
+#endif
+""",
+    )
+    kinds = {name: d.kind for name, d in decls.items()}
+    assert kinds["fooStream_t"] == "type" and kinds["fooStream_st"] == "type"
+    assert kinds["fooError"] == "enum" and kinds["fooError_t"] == "type"
+    assert kinds["fooSuccess"] == kinds["fooErrorBad"] == "enumerator"
+    assert kinds["fooCallback_t"] == "type" and kinds["fooPoint"] == "type"
+    assert kinds["fooAlloc"] == kinds["fooAlloc_v2"] == "function"
+    assert decls["fooAlloc"].params == ("void * *", "size_t")
+    assert kinds["fooInline"] == kinds["fooName"] == "function"
+    assert decls["fooName"].deprecated
+    assert "hiddenFunction" not in decls and "notAType" not in decls
+    assert "OLD_API" not in [n for n, d in decls.items() if d.kind == "type"]
+
+
+def test_scanner_follows_namespaces_and_declaring_macros(tmp_path: Path) -> None:
+    decls = _scan(
+        tmp_path,
+        """
+#define BEGIN_NS namespace lib { inline namespace v2 {
+#define END_NS } }
+#define DECLARE_OBJECT(name) struct name {}; typedef struct name* name##_t;
+DECLARE_OBJECT(libHandle);
+BEGIN_NS
+struct DeviceReduce { template <typename T> static int Sum(T* p) { return 0; } };
+template <typename T> __device__ T shuffle(T v, int lane);
+namespace detail { int helper(); }
+enum class Mode : int { Fast, Slow };
+END_NS
+int outside();
+""",
+    )
+    assert decls["libHandle_t"].kind == "type"
+    assert decls["lib::DeviceReduce"].kind == "type"
+    assert decls["lib::shuffle"].kind == "function"
+    assert "lib::detail::helper" in decls and "lib::helper" not in decls
+    assert "lib::Mode" in decls and "lib::DeviceReduce::Sum" not in decls
+    assert decls["outside"].kind == "function"

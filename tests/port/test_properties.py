@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -176,3 +178,29 @@ def test_scanner_sees_the_lexers_code_identifiers(mappings, text):
         if t.kind is Kind.IDENT and plan.rule(text[t.start : t.end]) is not None
     }
     assert fast == lexed
+
+
+def _wheel_headers() -> list:
+    """The CUDA library headers that come with the torch wheel (nvidia/*/include)."""
+    try:
+        import nvidia
+    except ImportError:
+        return []
+    roots = [Path(p) for p in nvidia.__path__]
+    suffixes = (".h", ".hpp", ".cuh")
+    return sorted(f for r in roots for f in r.glob("*/include/**/*") if f.suffix in suffixes)
+
+
+@pytest.mark.slow
+def test_real_cuda_headers_keep_lines_and_are_idempotent(mappings):
+    """NVIDIA's own headers (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuDNN, NCCL...): real-world
+    text in bulk. Lines stay 1:1 and a second translation changes nothing."""
+    headers = _wheel_headers()
+    if not headers:
+        pytest.skip("no CUDA headers from the nvidia wheels (pip install torch)")
+    options = PortOptions(rocm="6.4", launch="ggl")
+    for header in headers:
+        text = header.read_text(errors="replace")
+        once = port(text, mappings, options)
+        assert once.text.count("\n") == text.count("\n") + len(once.inserted_lines), header
+        assert port(once.text, mappings, options).text == once.text, header

@@ -334,3 +334,24 @@ def test_rocm_52_targets_older_forms():
     text = "__device__ int f(int v) { return __shfl_xor_sync(~0u, v, 1); }\n"
     result = port(text, mapping, rocm="5.2")
     assert "return __shfl_xor(v, 1);" in result.text
+
+
+def test_ggl_keeps_comments_and_continuations(mapping):
+    text = (
+        "#include <hip/hip_runtime.h>\n"
+        "#define LAUNCH(k, n, ...) \\\n"
+        "  k<<<(n) / 256, /* threads */ 256>>>(__VA_ARGS__)\n"
+        "void f() {\n"
+        "  k<<<g, // one block per row\n"
+        "      b>>>(x);\n"
+        "}\n"
+    )
+    out = port(text, mapping, launch="ggl").text.splitlines()
+    assert (
+        out[2]
+        == "  hipLaunchKernelGGL(k, dim3((n) / 256), /* threads */ dim3(256), 0, 0, __VA_ARGS__)"
+    )
+    assert out[4:6] == [
+        "  hipLaunchKernelGGL(k, dim3(g), // one block per row",
+        "      dim3(b), 0, 0, x);",
+    ]

@@ -11,10 +11,42 @@ from rocport import lexer
 from rocport.scan.blank import blank_non_code
 
 # Characters that matter to the lexer: comment and literal openers, escapes, prefixes, digits.
-PIECES = st.sampled_from([
-    "/", "*", "//", "/*", "*/", '"', "'", "\\", "\n", " ", "R", 'R"', 'R"x(', ")x\"", "(", ")",
-    "u8", "u", "L", "U", "1", "0x1f", "1'000", "e+", ".", "a", "_", "x", "int", "$", "\t", "é",
-])
+PIECES = st.sampled_from(
+    [
+        "/",
+        "*",
+        "//",
+        "/*",
+        "*/",
+        '"',
+        "'",
+        "\\",
+        "\n",
+        " ",
+        "R",
+        'R"',
+        'R"x(',
+        ')x"',
+        "(",
+        ")",
+        "u8",
+        "u",
+        "L",
+        "U",
+        "1",
+        "0x1f",
+        "1'000",
+        "e+",
+        ".",
+        "a",
+        "_",
+        "x",
+        "int",
+        "$",
+        "\t",
+        "é",
+    ]
+)
 SAMPLES = Path(__file__).parent / "fixtures"
 
 
@@ -37,7 +69,7 @@ def test_same_as_lexer_on_fixtures() -> None:
 
 
 def test_digit_separators_and_raw_strings() -> None:
-    text = 'int n = 1\'000\'000; char c = \'a\'; auto r = R"x(/* "no" */)x"; // tail\n'
+    text = "int n = 1'000'000; char c = 'a'; auto r = R\"x(/* \"no\" */)x\"; // tail\n"
     blanked = blank_non_code(text)
     assert blanked == lexer.blank_non_code(text)
     assert "1'000'000" in blanked and "tail" not in blanked and "no" not in blanked

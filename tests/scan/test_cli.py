@@ -35,8 +35,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "warp.cu").write_text(WARP)
     (tmp_path / "src" / "clean.cu").write_text("__global__ void k(float* x) { x[0] = 1; }\n")
-    (tmp_path / "train.py").write_text("import pynvml\nimport torch\n"
-                                       "scaler = torch.cuda.amp.GradScaler()\n")
+    (tmp_path / "train.py").write_text(
+        "import pynvml\nimport torch\nscaler = torch.cuda.amp.GradScaler()\n"
+    )
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "gen.cu").write_text(WARP)
     monkeypatch.chdir(tmp_path)
@@ -51,8 +52,9 @@ def test_text_report_groups_by_file(project: Path, capsys) -> None:
 
 
 def test_exclude_and_select(project: Path, capsys) -> None:
-    _, out, _ = run([".", "--exclude", "build", "--select", "RP105,RP301", "--format", "json"],
-                    capsys)
+    _, out, _ = run(
+        [".", "--exclude", "build", "--select", "RP105,RP301", "--format", "json"], capsys
+    )
     data = json.loads(out)
     assert {f["rule"] for f in data["findings"]} == {"RP105", "RP301"}
     assert {f["path"] for f in data["findings"]} == {"src/warp.cu", "train.py"}
@@ -116,16 +118,20 @@ def test_explain_and_list(capsys) -> None:
     assert code == 0 and "RP308" in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["missing/path"], "no such file or directory"),
-    ([], "no PATH given"),
-    (["--explain", "RP999"], "unknown rule 'RP999'"),
-    ([".", "--select", "nope"], "unknown rule 'nope'"),
-    ([".", "--unsafe-fixes"], "need --fix or --diff"),
-    ([".", "--fail-on", "fatal"], "fatal"),
-])
-def test_bad_input_exits_2(args: list[str], message: str, tmp_path: Path, capsys,
-                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["missing/path"], "no such file or directory"),
+        ([], "no PATH given"),
+        (["--explain", "RP999"], "unknown rule 'RP999'"),
+        ([".", "--select", "nope"], "unknown rule 'nope'"),
+        ([".", "--unsafe-fixes"], "need --fix or --diff"),
+        ([".", "--fail-on", "fatal"], "fatal"),
+    ],
+)
+def test_bad_input_exits_2(
+    args: list[str], message: str, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run(args, capsys)
     assert code == 2
@@ -144,13 +150,17 @@ def test_unwritable_output_exits_2(project: Path, capsys) -> None:
 def test_skips_binary_and_undecodable_with_a_note(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.cu").write_bytes(b"\x7fELF\0\0\0binary")
-    (tmp_path / "b.cu").write_bytes("// caf\xe9 __shfl_down_sync(0xffffffff, v, 1)\n"
-                                    .encode("latin-1"))
+    (tmp_path / "b.cu").write_bytes(
+        "// caf\xe9 __shfl_down_sync(0xffffffff, v, 1)\n".encode("latin-1")
+    )
     (tmp_path / "c.py").write_text("def broken(:\n")
     code, out, _ = run([".", "--format", "json"], capsys)
     notes = {n["path"]: n["message"] for n in json.loads(out)["notes"]}
-    assert notes == {"a.cu": "skipped: binary file", "b.cu": "skipped: not UTF-8 (byte 6)",
-                     "c.py": "skipped: Python syntax error at line 1"}
+    assert notes == {
+        "a.cu": "skipped: binary file",
+        "b.cu": "skipped: not UTF-8 (byte 6)",
+        "c.py": "skipped: Python syntax error at line 1",
+    }
     assert code == 0
 
 

@@ -50,8 +50,9 @@ def test_cuda_feature_rows() -> None:
 
 
 def test_docs_are_generated_from_the_docstrings() -> None:
-    assert (ROOT / "docs" / "scan.md").read_text("utf-8") == docgen.render(), \
+    assert (ROOT / "docs" / "scan.md").read_text("utf-8") == docgen.render(), (
         "docs/scan.md is stale: run python -m rocport.scan.docgen docs/scan.md"
+    )
 
 
 def test_pre_commit_hook_runs_the_scan() -> None:

@@ -31,8 +31,9 @@ def _render(findings) -> str:
     lines = []
     for f in findings:
         fix = "" if f.fix is None else f"  [{f.fix.applicability.value}] {f.fix.title}"
-        lines.append(f"{f.location.line}:{f.location.column} {f.rule} {f.severity.label} "
-                     f"{f.message}{fix}")
+        lines.append(
+            f"{f.location.line}:{f.location.column} {f.rule} {f.severity.label} {f.message}{fix}"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -48,8 +48,9 @@ def test_rules_and_results(tree: Path) -> None:
     for descriptor in rules:
         assert descriptor["shortDescription"]["text"]
         assert "## Why is this bad?" in descriptor["help"]["text"]
-        assert descriptor["helpUri"].endswith("#" + descriptor["id"].lower() + "-"
-                                              + descriptor["name"])
+        assert descriptor["helpUri"].endswith(
+            "#" + descriptor["id"].lower() + "-" + descriptor["name"]
+        )
         assert descriptor["defaultConfiguration"]["level"] in ("error", "warning", "note")
     results = run["results"]
     assert {r["ruleId"] for r in results} == {r.id for r in RULES}
@@ -62,8 +63,9 @@ def test_rules_and_results(tree: Path) -> None:
     fingerprints = [r["partialFingerprints"]["rocportFingerprint/v1"] for r in results]
     assert len(set(fingerprints)) == len(fingerprints)
     notes = run["invocations"][0]["toolExecutionNotifications"]
-    assert {n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes} \
-        == {"latin1.cu"}  # blob.bin has an unknown extension and is not read at all
+    assert {n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes} == {
+        "latin1.cu"
+    }  # blob.bin has an unknown extension and is not read at all
 
 
 def test_fixes_point_at_the_replaced_text(tree: Path) -> None:
@@ -77,7 +79,7 @@ def test_fixes_point_at_the_replaced_text(tree: Path) -> None:
             region = replacement["deletedRegion"]
             assert region["startLine"] == region["endLine"]
             line = lines[region["startLine"] - 1]
-            deleted = line[region["startColumn"] - 1:region["endColumn"] - 1]
+            deleted = line[region["startColumn"] - 1 : region["endColumn"] - 1]
             if result["ruleId"] == "RP101":
                 assert deleted.lower().startswith(("0xffffffff", "~0", "-1"))
             if result["ruleId"] == "RP105":
@@ -85,10 +87,14 @@ def test_fixes_point_at_the_replaced_text(tree: Path) -> None:
 
 
 def test_fingerprints_survive_inserted_lines(tree: Path) -> None:
-    before = {(r["ruleId"], r["message"]["text"]): r["partialFingerprints"]
-              for r in _log(tree)["runs"][0]["results"]}
+    before = {
+        (r["ruleId"], r["message"]["text"]): r["partialFingerprints"]
+        for r in _log(tree)["runs"][0]["results"]
+    }
     target = tree / "RP105_positive.cu"
     target.write_text("// a new first line\n\n" + target.read_text())
-    after = {(r["ruleId"], r["message"]["text"]): r["partialFingerprints"]
-             for r in _log(tree)["runs"][0]["results"]}
+    after = {
+        (r["ruleId"], r["message"]["text"]): r["partialFingerprints"]
+        for r in _log(tree)["runs"][0]["results"]
+    }
     assert before == after

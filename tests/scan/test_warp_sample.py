@@ -36,19 +36,33 @@ def _hipcc() -> str:
 
 def _compile(source: Path, out: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HIP_PLATFORM": "amd"}
-    command = [_hipcc(), f"--offload-arch={ARCH}", "-x", "hip", "--cuda-device-only", "-O3",
-               "-S", str(source), "-o", str(out)]
+    command = [
+        _hipcc(),
+        f"--offload-arch={ARCH}",
+        "-x",
+        "hip",
+        "--cuda-device-only",
+        "-O3",
+        "-S",
+        str(source),
+        "-o",
+        str(out),
+    ]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 
-def _scan(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+def _exit_code(args: list[str]) -> int:
     try:
-        main(["scan", "--format", "json", *args])
-        code = 0
+        main(["scan", *args])
     except SystemExit as exc:
-        code = exc.code or 0
+        return exc.code or 0
+    return 0
+
+
+def _scan(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    code = _exit_code(["--format", "json", *args])
     out = capsys.readouterr().out
-    return code, json.loads(out[out.index("{"):])
+    return code, json.loads(out[out.index("{") :])
 
 
 def _translate(text: str) -> str:
@@ -56,8 +70,9 @@ def _translate(text: str) -> str:
     from rocport.port.model import PortOptions
     from rocport.port.translator import translate
 
-    return translate(text, path=SAMPLE.name, mapping=load_mapping(rocm="5.2"),
-                     options=PortOptions(rocm="5.2")).text
+    return translate(
+        text, path=SAMPLE.name, mapping=load_mapping(rocm="5.2"), options=PortOptions(rocm="5.2")
+    ).text
 
 
 def test_hazard_is_silent_reported_and_fixed(tmp_path: Path, capsys) -> None:
@@ -74,13 +89,8 @@ def test_hazard_is_silent_reported_and_fixed(tmp_path: Path, capsys) -> None:
     rules = {f["rule"] for f in report["findings"]}
     assert code == 1 and {"RP103", "RP105"} <= rules
 
-    main_code = None
-    try:
-        main(["scan", str(hip), "--fix"])
-    except SystemExit as exc:
-        main_code = exc.code
+    assert _exit_code([str(hip), "--fix"]) == 0
     capsys.readouterr()
-    assert main_code == 0
     assert (tmp_path / "warp_reduce.hip.orig").exists()
     code, report = _scan([str(hip)], capsys)
     assert code == 0 and report["findings"] == []
@@ -96,10 +106,7 @@ def test_fixing_the_cuda_source_before_translation(tmp_path: Path, capsys) -> No
     cuda.write_text(SAMPLE.read_text())
     code, report = _scan([str(cuda)], capsys)
     assert code == 1 and {"RP101", "RP103", "RP105"} <= {f["rule"] for f in report["findings"]}
-    try:
-        main(["scan", str(cuda), "--fix", "--no-backup"])
-    except SystemExit:
-        pass
+    assert _exit_code([str(cuda), "--fix", "--no-backup"]) == 0
     capsys.readouterr()
     code, report = _scan([str(cuda)], capsys)
     assert code == 0 and report["findings"] == []

@@ -150,7 +150,10 @@ def write(document: dict[str, Any], path: Path) -> None:
     if not validate(document, source=str(path)):
         import sys
 
-        print(f"rocport: note: {path} written without schema validation (no jsonschema)", file=sys.stderr)
+        print(
+            f"rocport: note: {path} written without schema validation (no jsonschema)",
+            file=sys.stderr,
+        )
     atomic_write(path, json.dumps(document, indent=2, sort_keys=False) + "\n")
 
 

@@ -72,8 +72,11 @@ def _words(value: str | None, allowed: tuple[str, ...], what: str) -> tuple[str,
     help="Write the results JSON here.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-@click.option("--plain-progress", is_flag=True,
-              help="One line per timed item instead of progress bars (for logs).")
+@click.option(
+    "--plain-progress",
+    is_flag=True,
+    help="One line per timed item instead of progress bars (for logs).",
+)
 @click.pass_context
 def command(
     ctx: click.Context,

@@ -16,28 +16,66 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 @click.command("scan")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
-              default="text", show_default=True, help="Report format.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report to this file instead of standard output.")
-@click.option("--fail-on", type=click.Choice(_SEVERITIES), default="warning", show_default=True,
-              help="Exit with 1 when a finding of this severity or higher remains.")
-@click.option("--select", multiple=True, metavar="RULE",
-              help="Only these rules (id, id prefix such as RP1, or name); repeatable.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Report format.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to this file instead of standard output.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(_SEVERITIES),
+    default="warning",
+    show_default=True,
+    help="Exit with 1 when a finding of this severity or higher remains.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="RULE",
+    help="Only these rules (id, id prefix such as RP1, or name); repeatable.",
+)
 @click.option("--ignore", multiple=True, metavar="RULE", help="Skip these rules; repeatable.")
-@click.option("--exclude", multiple=True, metavar="GLOB",
-              help="Skip files and folders matching this glob; repeatable.")
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip files and folders matching this glob; repeatable.",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes (shows the diff first).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also unsafe fixes.")
-@click.option("--diff", "diff_only", is_flag=True,
-              help="Show the diff that --fix would apply, change nothing (exit 1 if non-empty).")
+@click.option(
+    "--diff",
+    "diff_only",
+    is_flag=True,
+    help="Show the diff that --fix would apply, change nothing (exit 1 if non-empty).",
+)
 @click.option("--no-backup", is_flag=True, help="With --fix, do not keep <file>.orig copies.")
 @click.option("--explain", metavar="RULE", help="Print the documentation of one rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")
-def command(paths: tuple[Path, ...], output_format: str, output: Path | None, fail_on: str,
-            select: tuple[str, ...], ignore: tuple[str, ...], exclude: tuple[str, ...],
-            fix: bool, unsafe_fixes: bool, diff_only: bool, no_backup: bool,
-            explain: str | None, list_rules: bool) -> None:
+def command(
+    paths: tuple[Path, ...],
+    output_format: str,
+    output: Path | None,
+    fail_on: str,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    exclude: tuple[str, ...],
+    fix: bool,
+    unsafe_fixes: bool,
+    diff_only: bool,
+    no_backup: bool,
+    explain: str | None,
+    list_rules: bool,
+) -> None:
     """Report portability hazards for AMD GPUs in CUDA/HIP sources and Python code."""
     from rich.console import Console
 
@@ -58,22 +96,31 @@ def command(paths: tuple[Path, ...], output_format: str, output: Path | None, fa
                 chosen.extend(resolve(selector))
             except KeyError:
                 raise InputError(
-                    f"unknown rule {selector!r} (see `rocport scan --list-rules`)") from None
+                    f"unknown rule {selector!r} (see `rocport scan --list-rules`)"
+                ) from None
         return chosen
 
     console = Console(highlight=False, soft_wrap=False)
     if explain is not None:
         rule = rules_for([explain])[0]
-        click.echo(f"{rule.id} {rule.name} ({rule.severity.label}, {rule.language.value}, "
-                   f"fix: {rule.fix.value})\n\n{rule.doc}")
+        click.echo(
+            f"{rule.id} {rule.name} ({rule.severity.label}, {rule.language.value}, "
+            f"fix: {rule.fix.value})\n\n{rule.doc}"
+        )
         return
     if list_rules:
         from rich.table import Table
 
         table = Table("id", "name", "severity", "language", "fix", "summary")
         for rule in RULES:
-            table.add_row(rule.id, rule.name, rule.severity.label, rule.language.value,
-                          rule.fix.value, rule.summary)
+            table.add_row(
+                rule.id,
+                rule.name,
+                rule.severity.label,
+                rule.language.value,
+                rule.fix.value,
+                rule.summary,
+            )
         console.print(table)
         return
     if not paths:
@@ -93,14 +140,20 @@ def command(paths: tuple[Path, ...], output_format: str, output: Path | None, fa
             click.echo(item.diff(), file=stream, nl=False)
         if diff_only:
             total = sum(item.applied for item in fixed)
-            click.echo(f"Would fix {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
-                       f"file{'s' if len(fixed) != 1 else ''}.", err=True)
+            click.echo(
+                f"Would fix {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
+                f"file{'s' if len(fixed) != 1 else ''}.",
+                err=True,
+            )
             sys.exit(1 if fixed else 0)
         fixer.write(fixed, backup=not no_backup)
         total = sum(item.applied for item in fixed)
-        click.echo(f"Fixed {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
-                   f"file{'s' if len(fixed) != 1 else ''}"
-                   f"{'' if no_backup or not fixed else ' (backups: <file>.orig)'}.", err=True)
+        click.echo(
+            f"Fixed {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
+            f"file{'s' if len(fixed) != 1 else ''}"
+            f"{'' if no_backup or not fixed else ' (backups: <file>.orig)'}.",
+            err=True,
+        )
         if fixed:
             report = scan_paths(list(paths), rules, exclude)
 

@@ -139,7 +139,7 @@ class Mapping:
         return entry
 
     def is_cuda_like(self, name: str) -> bool:
-        """True if ``name`` has a CUDA API prefix (``cuda``, ``cu`` + upper case, ``CUBLAS_``...)."""
+        """True if ``name`` has a CUDA API prefix (``cuda``, ``cu`` + upper case, ``CUBLAS_``)."""
         return self.cuda_like.match(name) is not None
 
     def __repr__(self) -> str:
@@ -179,12 +179,14 @@ def _since_key(text: str) -> tuple[int, int]:
     return _version(text)
 
 
+#: builds an Entry without NamedTuple's Python-level __new__ (about 10k entries per load)
 _new_entry = tuple.__new__
 
 
 def _resolve(
     raw: dict[str, Any], cuda: str, family: str, target: tuple[int, int], target_verified: bool
 ) -> Entry:
+    """One data-file entry as an :class:`Entry` for ``target`` (see the module docstring)."""
     get = raw.get
     hip = get("hip")
     status = get("status") or ("supported" if hip else "unsupported")

@@ -32,6 +32,7 @@ from rocport.errors import InputError, OutputError
 from rocport.port import directives
 from rocport.port.build import build_system
 from rocport.port.model import FileReport, FileStatus, PortOptions, Translation
+from rocport.port.translator import defined_macros
 
 SOURCE_SUFFIXES = frozenset(
     {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc"}
@@ -47,8 +48,6 @@ PARALLEL_MIN_BYTES = 512 * 1024
 _HIP_RUNTIME_INCLUDE = re.compile(
     r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"]', re.MULTILINE
 )
-
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 
 Translate = Callable[..., Translation]
 #: called as ``progress(done, total)`` after each translated file
@@ -77,15 +76,15 @@ class Item:
 def defined_names(items: list[Item], mapping) -> frozenset[str]:
     """CUDA-looking macro names that the tree's own source files ``#define`` and the mapping
     does not know (``CUDA_CHECK``, ``cudaCheck``): the project's names, not CUDA APIs."""
-    names: set[bytes] = set()
+    names: set[str] = set()
     for item in items:
         if item.kind == "source":
             try:
-                names.update(_DEFINE.findall(item.src.read_bytes()))
+                text = item.src.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-    decoded = (name.decode("ascii") for name in names)
-    return frozenset(n for n in decoded if mapping.is_cuda_like(n) and mapping.lookup(n) is None)
+            names.update(defined_macros(text))
+    return frozenset(n for n in names if mapping.is_cuda_like(n) and mapping.lookup(n) is None)
 
 
 def walk(root: Path) -> Iterator[tuple[str, Path]]:

@@ -28,8 +28,10 @@ def _inside_number(text: str, quote: int) -> bool:
     """Whether the lexer's number pattern, scanning this word run, swallows ``text[quote]``
     (a ``'`` digit separator, or the ``R`` of ``1R"``)."""
     start = quote
-    while start > 0 and (_NUMBER_RUN.match(text, start - 1) or (
-            text[start - 1] in "+-" and start > 1 and text[start - 2] in "eEpP")):
+    while start > 0 and (
+        _NUMBER_RUN.match(text, start - 1)
+        or (text[start - 1] in "+-" and start > 1 and text[start - 2] in "eEpP")
+    ):
         start -= 1
     pos = start
     while pos < quote:
@@ -47,28 +49,46 @@ def _blank_literal(piece: str, quote_char: str) -> str:
     """Keep the prefix and the quotes of a literal, blank what is between them."""
     quote = piece.find(quote_char)
     closing = 1 if len(piece) > quote + 1 and piece[-1] == quote_char else 0
-    inner = piece[quote + 1:len(piece) - closing]
-    return piece[:quote + 1] + _NOT_NEWLINE.sub(" ", inner) + piece[len(piece) - closing:]
+    inner = piece[quote + 1 : len(piece) - closing]
+    return piece[: quote + 1] + _NOT_NEWLINE.sub(" ", inner) + piece[len(piece) - closing :]
 
 
-def _next_opening(text: str, pos: int) -> int:
-    """Offset of the next ``//``, ``/*``, ``"`` or ``'`` at or after ``pos`` (-1 if none)."""
-    find = text.find
-    while True:
-        candidates = [i for i in (find("/", pos), find('"', pos), find("'", pos)) if i != -1]
-        if not candidates:
-            return -1
-        at = min(candidates)
-        if text[at] != "/" or text[at + 1:at + 2] in ("/", "*"):
-            return at
-        pos = at + 1
+class _Openings:
+    """The next ``//``, ``/*``, ``"`` or ``'`` at or after a position, with each character's
+    next occurrence cached so that ``str.find`` runs once per occurrence."""
+
+    __slots__ = ("text", "slash", "double", "single")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.slash = text.find("/")
+        self.double = text.find('"')
+        self.single = text.find("'")
+
+    def next(self, pos: int) -> int:
+        text, find = self.text, self.text.find
+        while True:
+            if -1 < self.slash < pos:
+                self.slash = find("/", pos)
+            if -1 < self.double < pos:
+                self.double = find('"', pos)
+            if -1 < self.single < pos:
+                self.single = find("'", pos)
+            candidates = [i for i in (self.slash, self.double, self.single) if i != -1]
+            if not candidates:
+                return -1
+            at = min(candidates)
+            if at != self.slash or text[at + 1 : at + 2] in ("/", "*"):
+                return at
+            pos = at + 1
 
 
 def blank_non_code(text: str) -> str:
     """Same result as :func:`rocport.lexer.blank_non_code`, found faster."""
     out: list[str] = []
     pos = 0
-    at = _next_opening(text, 0)
+    openings = _Openings(text)
+    at = openings.next(0)
     while at != -1:
         char = text[at]
         start = at
@@ -85,13 +105,13 @@ def blank_non_code(text: str) -> str:
             blanked = _blank_literal(found.group(), '"')
         else:
             if at > pos and _NUMBER_RUN.match(text, at - 1) and _inside_number(text, at):
-                at = _next_opening(text, at + 1)
+                at = openings.next(at + 1)
                 continue
             found = _CHAR.match(text, at)
             blanked = _blank_literal(found.group(), "'")
         out.append(text[pos:start])
         out.append(blanked)
         pos = found.end()
-        at = _next_opening(text, pos)
+        at = openings.next(pos)
     out.append(text[pos:])
     return "".join(out)

@@ -11,14 +11,48 @@ import re
 from collections.abc import Callable
 
 _SIZEOF = {
-    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
-    "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2,
-    "__nv_bfloat16": 2, "hip_bfloat16": 2, "__hip_bfloat16": 2, "_Float16": 2,
-    "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
-    "half2": 4, "__half2": 4, "char4": 4, "uchar4": 4,
-    "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8, "double": 8,
-    "int64_t": 8, "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8,
-    "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "float3": 12, "int3": 12,
+    "char": 1,
+    "signed char": 1,
+    "unsigned char": 1,
+    "bool": 1,
+    "int8_t": 1,
+    "uint8_t": 1,
+    "short": 2,
+    "unsigned short": 2,
+    "int16_t": 2,
+    "uint16_t": 2,
+    "half": 2,
+    "__half": 2,
+    "__nv_bfloat16": 2,
+    "hip_bfloat16": 2,
+    "__hip_bfloat16": 2,
+    "_Float16": 2,
+    "int": 4,
+    "unsigned": 4,
+    "unsigned int": 4,
+    "float": 4,
+    "int32_t": 4,
+    "uint32_t": 4,
+    "half2": 4,
+    "__half2": 4,
+    "char4": 4,
+    "uchar4": 4,
+    "long": 8,
+    "unsigned long": 8,
+    "long long": 8,
+    "unsigned long long": 8,
+    "double": 8,
+    "int64_t": 8,
+    "uint64_t": 8,
+    "size_t": 8,
+    "float2": 8,
+    "int2": 8,
+    "float4": 16,
+    "int4": 16,
+    "uint4": 16,
+    "double2": 16,
+    "float3": 12,
+    "int3": 12,
     "double4": 32,
 }
 
@@ -89,8 +123,13 @@ def _eval_node(node: ast.AST) -> int | None:
         value = _eval_node(node.operand)
         if value is None:
             return None
-        return -value if isinstance(node.op, ast.USub) else ~value if isinstance(
-            node.op, ast.Invert) else value
+        return (
+            -value
+            if isinstance(node.op, ast.USub)
+            else ~value
+            if isinstance(node.op, ast.Invert)
+            else value
+        )
     if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
         left, right = _eval_node(node.left), _eval_node(node.right)
         if left is None or right is None:

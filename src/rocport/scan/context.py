@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 from rocport._diagnostics import (
     Applicability,
@@ -19,8 +20,6 @@ from rocport._diagnostics import (
     Fix,
     Location,
     Severity,
-    line_starts,
-    offset_to_line_col,
 )
 from rocport.scan import cexpr
 from rocport.scan.blank import blank_non_code
@@ -37,22 +36,39 @@ class _Source:
 
     @cached_property
     def line_starts(self) -> list[int]:
-        return line_starts(self.text)
+        """Offsets at which each line starts (same result as ``_diagnostics.line_starts``)."""
+        parts = self.text.split("\n")
+        return [0, *accumulate(map((1).__add__, map(len, parts[:-1])))]
 
     def location(self, offset: int) -> Location:
-        line, column = offset_to_line_col(self.line_starts, offset)
-        return Location(self.path, line, column)
+        """1-based line and column of ``offset`` (as ``_diagnostics.offset_to_line_col``)."""
+        starts = self.line_starts
+        line = bisect_right(starts, offset)
+        return Location(self.path, line, offset - starts[line - 1] + 1)
 
-    def finding(self, offset: int, message: str, fix: Fix | None = None, *,
-                severity: Severity | None = None, **extra) -> Finding:
+    def finding(
+        self,
+        offset: int,
+        message: str,
+        fix: Fix | None = None,
+        *,
+        severity: Severity | None = None,
+        **extra,
+    ) -> Finding:
         """A finding of the running rule at character ``offset`` (its severity unless given)."""
         assert self.rule is not None
-        return Finding(self.rule.id, severity or self.rule.severity, self.location(offset),
-                       message, fix, extra)
+        return Finding(
+            self.rule.id, severity or self.rule.severity, self.location(offset), message, fix, extra
+        )
 
     @staticmethod
-    def replace(start: int, end: int, text: str, title: str,
-                applicability: Applicability = Applicability.SAFE) -> Fix:
+    def replace(
+        start: int,
+        end: int,
+        text: str,
+        title: str,
+        applicability: Applicability = Applicability.SAFE,
+    ) -> Fix:
         """A fix made of one replacement of ``[start, end)``."""
         return Fix(title, (Edit(start, end, text),), applicability)
 
@@ -103,20 +119,41 @@ class Loop:
     body: tuple[int, int]
 
 
-_NOT_A_NAME = frozenset({
-    "__launch_bounds__", "__attribute__", "__cluster_dims__", "__declspec", "alignas",
-    "decltype", "__align__", "template", "if", "while", "for", "switch", "return", "sizeof",
-})
+_NOT_A_NAME = frozenset(
+    {
+        "__launch_bounds__",
+        "__attribute__",
+        "__cluster_dims__",
+        "__declspec",
+        "alignas",
+        "decltype",
+        "__align__",
+        "template",
+        "if",
+        "while",
+        "for",
+        "switch",
+        "return",
+        "sizeof",
+    }
+)
 _TRAILING = re.compile(r"(?:(?:const|noexcept|override|final|volatile)\b\s*|->[^{;]*)+")
 _QUALIFIER = re.compile(r"__\w+__")
-_LOOP_HEAD = {"for": re.compile(r"for\s*\("), "while": re.compile(r"while\s*\("),
-              "do": re.compile(r"do\s*\{")}
+_LOOP_HEAD = {
+    "for": re.compile(r"for\s*\("),
+    "while": re.compile(r"while\s*\("),
+    "do": re.compile(r"do\s*\{"),
+}
 _DEFINE = re.compile(r"define[ \t]+(\w+)(?![\w(])[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 _DIRECTIVE_START = re.compile(r"^[ \t]*#[ \t]*$", re.MULTILINE)
-_DECL_NOISE = re.compile(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
-                         r"volatile|const|__restrict__)\b")
-_DECL_TYPE = re.compile(r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
-                        r"[A-Za-z_][\w:]*(?:\s*<[^;<>]*>)?)")
+_DECL_NOISE = re.compile(
+    r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
+    r"volatile|const|__restrict__)\b"
+)
+_DECL_TYPE = re.compile(
+    r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
+    r"[A-Za-z_][\w:]*(?:\s*<[^;<>]*>)?)"
+)
 _LAUNCH_CALL = re.compile(r"((?:hip|cuda)Launch(?:KernelGGL|Kernel|CooperativeKernel))\s*\(")
 _DIM = re.compile(r"\[([^\]]*)\]")
 _DECLARATOR = re.compile(r"\s*(?:\*\s*)*(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\]]*\]\s*)*)")
@@ -219,8 +256,9 @@ class CudaSource(_Source):
             cache[literal] = hits
         return hits
 
-    def matches_at(self, literal: str, pattern: re.Pattern[str],
-                   word: bool = True) -> list[re.Match[str]]:
+    def matches_at(
+        self, literal: str, pattern: re.Pattern[str], word: bool = True
+    ) -> list[re.Match[str]]:
         """``pattern`` matched at every occurrence of ``literal`` (that starts a word, unless
         ``word`` is off)."""
         match = pattern.match
@@ -270,8 +308,13 @@ class CudaSource(_Source):
             if brace >= len(code) or code[brace] != "{":
                 return None
             qualifiers = frozenset(_QUALIFIER.findall(code, start, name.start()))
-            return Function(name.group(1), start, (open_paren + 1, close_paren),
-                            (brace, self.block_end(brace) - 1), qualifiers)
+            return Function(
+                name.group(1),
+                start,
+                (open_paren + 1, close_paren),
+                (brace, self.block_end(brace) - 1),
+                qualifiers,
+            )
         return None
 
     @cached_property
@@ -297,8 +340,10 @@ class CudaSource(_Source):
     def is_word_at(self, start: int, end: int) -> bool:
         """Whether ``code[start:end]`` is a whole word (not part of a longer identifier)."""
         code = self.code
-        return not ((start and (code[start - 1].isalnum() or code[start - 1] in "_$"))
-                    or (end < len(code) and (code[end].isalnum() or code[end] in "_$")))
+        return not (
+            (start and (code[start - 1].isalnum() or code[start - 1] in "_$"))
+            or (end < len(code) and (code[end].isalnum() or code[end] in "_$"))
+        )
 
     def starts_word(self, pos: int) -> bool:
         """Whether no identifier character comes right before ``pos``."""
@@ -315,8 +360,9 @@ class CudaSource(_Source):
                     continue
                 if keyword == "do":
                     brace = match.end() - 1
-                    loops.append(Loop("do", match.start(), (brace, brace),
-                                      (brace, self.block_end(brace))))
+                    loops.append(
+                        Loop("do", match.start(), (brace, brace), (brace, self.block_end(brace)))
+                    )
                     continue
                 loop = self.loop_at(match.start(), keyword, match.end() - 1)
                 if loop is not None:
@@ -363,7 +409,7 @@ class CudaSource(_Source):
             if end == -1 or (at and (code[at - 1].isalnum() or code[at - 1] == "_")):
                 continue
             statement = code[statement_start:end]
-            extern = "extern" in code[max(0, at - 40):at] or "extern" in statement.split("[")[0]
+            extern = "extern" in code[max(0, at - 40) : at] or "extern" in statement.split("[")[0]
             # drop qualifiers and alignment, keep "type declarator, declarator"
             cleaned = _DECL_NOISE.sub(lambda m: " " * len(m.group()), statement)
             type_match = _DECL_TYPE.match(cleaned)
@@ -383,8 +429,16 @@ class CudaSource(_Source):
                     dims.append((start, start + len(dim.group(1))))
                     value = self.evaluate(dim.group(1)) if dim.group(1).strip() else None
                     size = None if size is None or value is None else size * value
-                found.append(SharedArray(statement_start + declarator.start("name"), type_name,
-                                         declarator.group("name"), tuple(dims), extern, size))
+                found.append(
+                    SharedArray(
+                        statement_start + declarator.start("name"),
+                        type_name,
+                        declarator.group("name"),
+                        tuple(dims),
+                        extern,
+                        size,
+                    )
+                )
         return found
 
     def launch_configs(self) -> list[tuple[int, str, tuple[int, int]]]:
@@ -399,14 +453,14 @@ class CudaSource(_Source):
             end = code.find(">>>", at + 3)
             if end == -1:
                 continue
-            args = _split_top_level(code[at + 3:end])
+            args = _split_top_level(code[at + 3 : end])
             if len(args) >= 2:
                 found.append((at, "chevron", (at + 3 + args[1][0], at + 3 + args[1][1])))
         for match in self.launch_calls(_LAUNCH_CALL):
             close = self.paren_end(match.end() - 1)
             if close < 0:
                 continue
-            args = _split_top_level(code[match.end():close])
+            args = _split_top_level(code[match.end() : close])
             index = 2  # (kernel, grid, block, ...) for all of them
             if len(args) > index:
                 start = match.end() + args[index][0]
@@ -428,7 +482,7 @@ class CudaSource(_Source):
 
     def _product(self, extents: str) -> int | None:
         total = 1
-        for part in (extents.split(",") if extents.strip() else ["1"]):
+        for part in extents.split(",") if extents.strip() else ["1"]:
             value = self.evaluate(part)
             if value is None:
                 return None
@@ -462,8 +516,7 @@ class CudaSource(_Source):
         """``const``/``constexpr`` integer variables with an initializer."""
         if "const" not in self.code:
             return {}
-        return {m.group(1): m for m in _CONSTANT.finditer(self.code)
-                if self.starts_word(m.start())}
+        return {m.group(1): m for m in _CONSTANT.finditer(self.code) if self.starts_word(m.start())}
 
     def constant_text(self, name: str) -> str | None:
         """The expression text behind a macro or constant name."""
@@ -583,17 +636,18 @@ class PythonSource(_Source):
     def offset(self, lineno: int, col_offset: int) -> int:
         """Character offset of an AST position (``col_offset`` counts UTF-8 bytes)."""
         start = self.line_starts[lineno - 1]
-        line = self.text[start:start + col_offset * 4 + 1]
+        line = self.text[start : start + col_offset * 4 + 1]
         if line.isascii():
             return start + col_offset
         return start + len(line.encode("utf-8")[:col_offset].decode("utf-8", "ignore"))
 
     def span(self, node: ast.AST) -> tuple[int, int]:
-        return (self.offset(node.lineno, node.col_offset),
-                self.offset(node.end_lineno, node.end_col_offset))
+        return (
+            self.offset(node.lineno, node.col_offset),
+            self.offset(node.end_lineno, node.end_col_offset),
+        )
 
-    def node_finding(self, node: ast.AST, message: str, fix: Fix | None = None,
-                     **extra) -> Finding:
+    def node_finding(self, node: ast.AST, message: str, fix: Fix | None = None, **extra) -> Finding:
         return self.finding(self.span(node)[0], message, fix, **extra)
 
     def source_of(self, node: ast.AST) -> str:

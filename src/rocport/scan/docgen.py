@@ -41,16 +41,20 @@ Rule ids: `RP1xx` CUDA/HIP sources, `RP3xx` Python. A code is never reused.
 def render() -> str:
     lines = [_INTRO]
     for rule in RULES:
-        lines.append(f"| [{rule.id}](#{rule.anchor}) | `{rule.name}` | {rule.severity.label} "
-                     f"| {rule.fix.value} | {rule.summary.replace('|', '&#124;')} |\n")
+        lines.append(
+            f"| [{rule.id}](#{rule.anchor}) | `{rule.name}` | {rule.severity.label} "
+            f"| {rule.fix.value} | {rule.summary.replace('|', '&#124;')} |\n"
+        )
     for rule in RULES:
         body = rule.doc.split("\n", 1)[1].strip() if "\n" in rule.doc else ""
         body = body.replace("\n## ", "\n#### ")
         if body.startswith("## "):
             body = "#### " + body[3:]
-        lines.append(f"\n### {rule.id} {rule.name}\n\n{rule.summary}\n\n"
-                     f"Severity: {rule.severity.label}. Language: {rule.language.value}. "
-                     f"Fix: {rule.fix.value}.\n\n{body}\n")
+        lines.append(
+            f"\n### {rule.id} {rule.name}\n\n{rule.summary}\n\n"
+            f"Severity: {rule.severity.label}. Language: {rule.language.value}. "
+            f"Fix: {rule.fix.value}.\n\n{body}\n"
+        )
     return "".join(lines)
 
 

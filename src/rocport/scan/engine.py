@@ -9,7 +9,7 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
 from pathlib import Path
@@ -19,14 +19,43 @@ from rocport.errors import InputError
 from rocport.scan.context import CudaSource, PythonSource
 from rocport.scan.registry import Language, Rule
 
-CUDA_SUFFIXES = frozenset({
-    ".cu", ".cuh", ".hip", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx",
-    ".inl", ".inc", ".tpp", ".cuinc",
-})
+CUDA_SUFFIXES = frozenset(
+    {
+        ".cu",
+        ".cuh",
+        ".hip",
+        ".c",
+        ".cc",
+        ".cpp",
+        ".cxx",
+        ".c++",
+        ".h",
+        ".hh",
+        ".hpp",
+        ".hxx",
+        ".inl",
+        ".inc",
+        ".tpp",
+        ".cuinc",
+    }
+)
 PYTHON_SUFFIXES = frozenset({".py"})
 #: Folders that are never source trees of the project itself.
-DEFAULT_EXCLUDES = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv", "venv",
-                    "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache", "*.egg-info")
+DEFAULT_EXCLUDES = (
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "*.egg-info",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,28 +147,28 @@ def scan_text(text: str, path: str, language: Language, rules: Sequence[Rule]) -
         src.rule = rule
         findings.extend(rule.check(src))
     findings.sort(key=lambda f: (f.location.line, f.location.column, f.rule))
-    return _fingerprinted(findings, text, src.line_starts)
+    if findings:
+        _add_fingerprints(findings, text, src.line_starts)
+    return findings
 
 
-def _fingerprinted(findings: list[Finding], text: str, starts: list[int]) -> list[Finding]:
-    """Add a fingerprint that survives moving code: rule, path, line text, occurrence."""
+def _add_fingerprints(findings: list[Finding], text: str, starts: list[int]) -> None:
+    """Give each finding a fingerprint that survives moving code: rule, path, line text and
+    occurrence of that pair (stored in ``extra``, which each finding owns)."""
     seen: Counter[tuple[str, str]] = Counter()
-    result = []
     for finding in findings:
         line = finding.location.line
         end = starts[line] - 1 if line < len(starts) else len(text)
-        content = " ".join(text[starts[line - 1]:end].split())
+        content = " ".join(text[starts[line - 1] : end].split())
         key = (finding.rule, content)
         seen[key] += 1
-        digest = hashlib.sha256(
-            f"{finding.rule}\0{finding.location.path}\0{content}\0{seen[key]}".encode()
-        ).hexdigest()[:32]
-        result.append(replace(finding, extra={**finding.extra, "fingerprint": digest}))
-    return result
+        payload = f"{finding.rule}\0{finding.location.path}\0{content}\0{seen[key]}"
+        finding.extra["fingerprint"] = hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
 
 
-def scan_paths(paths: Sequence[Path], rules: Sequence[Rule],
-               exclude: Sequence[str] = ()) -> ScanReport:
+def scan_paths(
+    paths: Sequence[Path], rules: Sequence[Rule], exclude: Sequence[str] = ()
+) -> ScanReport:
     """Scan every supported file under ``paths`` with ``rules``."""
     report = ScanReport()
     languages = {r.language for r in rules}

@@ -30,9 +30,14 @@ class FixedFile:
     applied: int
 
     def diff(self) -> str:
-        return "".join(difflib.unified_diff(
-            self.before.splitlines(keepends=True), self.after.splitlines(keepends=True),
-            fromfile=f"a/{self.shown}", tofile=f"b/{self.shown}"))
+        return "".join(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                fromfile=f"a/{self.shown}",
+                tofile=f"b/{self.shown}",
+            )
+        )
 
 
 def applicable(finding: Finding, unsafe: bool) -> bool:
@@ -40,34 +45,45 @@ def applicable(finding: Finding, unsafe: bool) -> bool:
     if fix is None or not fix.edits:
         return False
     return fix.applicability is Applicability.SAFE or (
-        unsafe and fix.applicability is Applicability.UNSAFE)
+        unsafe and fix.applicability is Applicability.UNSAFE
+    )
 
 
 def apply_edits(text: str, findings: Iterable[Finding], unsafe: bool = False) -> tuple[str, int]:
     """Apply every applicable fix whose edits overlap no fix applied before it."""
     chosen: list[Edit] = []
     applied = 0
-    for finding in sorted(findings, key=lambda f: min(e.start for e in f.fix.edits)
-                          if f.fix and f.fix.edits else 0):
+    for finding in sorted(
+        findings, key=lambda f: min(e.start for e in f.fix.edits) if f.fix and f.fix.edits else 0
+    ):
         if not applicable(finding, unsafe):
             continue
         edits = finding.fix.edits
-        if any(e.start < c.end and c.start < e.end or (e.start == c.start == e.end == c.end)
-               for e in edits for c in chosen):
+        if any(
+            e.start < c.end and c.start < e.end or (e.start == c.start == e.end == c.end)
+            for e in edits
+            for c in chosen
+        ):
             continue
         chosen.extend(edits)
         applied += 1
     pieces, pos = [], 0
     for edit in sorted(chosen, key=lambda e: (e.start, e.end)):
-        pieces.append(text[pos:edit.start])
+        pieces.append(text[pos : edit.start])
         pieces.append(edit.text)
         pos = edit.end
     pieces.append(text[pos:])
     return "".join(pieces), applied
 
 
-def fix_text(text: str, shown: str, rules: Sequence[Rule], findings: Sequence[Finding],
-             language, unsafe: bool = False) -> tuple[str, int]:
+def fix_text(
+    text: str,
+    shown: str,
+    rules: Sequence[Rule],
+    findings: Sequence[Finding],
+    language,
+    unsafe: bool = False,
+) -> tuple[str, int]:
     """Fix ``text`` until no applicable fix is left (or :data:`MAX_PASSES` passes)."""
     total = 0
     for _ in range(MAX_PASSES):

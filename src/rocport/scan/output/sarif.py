@@ -17,7 +17,9 @@ from rocport._diagnostics import Finding, Severity, line_starts
 from rocport.scan.engine import ScanReport
 from rocport.scan.registry import DOCS_URL, Rule
 
-SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 FINGERPRINT_KEY = "rocportFingerprint/v1"
 
@@ -29,20 +31,28 @@ def render(report: ScanReport, rules: Sequence[Rule]) -> str:
     log = {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "rocport",
-                "version": __version__,
-                "informationUri": DOCS_URL,
-                "rules": [_descriptor(rule) for rule in rules],
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-            "invocations": [{
-                "executionSuccessful": True,
-                "toolExecutionNotifications": [_notification(note) for note in report.notes],
-            }],
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "rocport",
+                        "version": __version__,
+                        "informationUri": DOCS_URL,
+                        "rules": [_descriptor(rule) for rule in rules],
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+                "invocations": [
+                    {
+                        "executionSuccessful": True,
+                        "toolExecutionNotifications": [
+                            _notification(note) for note in report.notes
+                        ],
+                    }
+                ],
+            }
+        ],
     }
     return json.dumps(log, indent=2) + "\n"
 
@@ -61,8 +71,11 @@ def _descriptor(rule: Rule) -> dict:
 
 
 def _notification(note) -> dict:
-    return {"level": "note", "message": {"text": note.message},
-            "locations": [{"physicalLocation": {"artifactLocation": _artifact(note.path)}}]}
+    return {
+        "level": "note",
+        "message": {"text": note.message},
+        "locations": [{"physicalLocation": {"artifactLocation": _artifact(note.path)}}],
+    }
 
 
 def _artifact(path: str) -> dict:
@@ -71,33 +84,45 @@ def _artifact(path: str) -> dict:
     return {"uri": path, "uriBaseId": "%SRCROOT%"}
 
 
-def _result(finding: Finding, index: dict[str, int], sources: dict[str, str],
-            starts: dict[str, list[int]]) -> dict:
+def _result(
+    finding: Finding, index: dict[str, int], sources: dict[str, str], starts: dict[str, list[int]]
+) -> dict:
     location = finding.location
     result = {
         "ruleId": finding.rule,
         "ruleIndex": index[finding.rule],
         "level": LEVEL[finding.severity],
         "message": {"text": finding.message},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": _artifact(location.path),
-            "region": {"startLine": location.line, "startColumn": location.column},
-        }}],
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": _artifact(location.path),
+                    "region": {"startLine": location.line, "startColumn": location.column},
+                }
+            }
+        ],
         "partialFingerprints": {FINGERPRINT_KEY: finding.extra.get("fingerprint", "")},
     }
     fix = finding.fix
     if fix is not None and fix.edits and location.path in sources:
         line_index = starts[location.path]
-        result["fixes"] = [{
-            "description": {"text": f"{fix.title} ({fix.applicability.value})"},
-            "artifactChanges": [{
-                "artifactLocation": _artifact(location.path),
-                "replacements": [{
-                    "deletedRegion": _region(line_index, edit.start, edit.end),
-                    "insertedContent": {"text": edit.text},
-                } for edit in fix.edits],
-            }],
-        }]
+        result["fixes"] = [
+            {
+                "description": {"text": f"{fix.title} ({fix.applicability.value})"},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": _artifact(location.path),
+                        "replacements": [
+                            {
+                                "deletedRegion": _region(line_index, edit.start, edit.end),
+                                "insertedContent": {"text": edit.text},
+                            }
+                            for edit in fix.edits
+                        ],
+                    }
+                ],
+            }
+        ]
     elif fix is not None:
         result["properties"] = {"suggestion": fix.title}
     return result
@@ -110,5 +135,9 @@ def _region(starts: list[int], start: int, end: int) -> dict:
 
     start_line, start_column = point(start)
     end_line, end_column = point(end)
-    return {"startLine": start_line, "startColumn": start_column, "endLine": end_line,
-            "endColumn": end_column}
+    return {
+        "startLine": start_line,
+        "startColumn": start_column,
+        "endLine": end_line,
+        "endColumn": end_column,
+    }

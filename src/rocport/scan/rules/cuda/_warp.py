@@ -17,8 +17,10 @@ MASK_LITERAL_32 = re.compile(r"0[xX][0-9a-fA-F]{1,8}[uU]?[lL]{0,2}")
 FULL_MASK_64 = "0xffffffffffffffffULL"
 
 #: Intrinsics that return a lane mask (64 bits wide in HIP).
-MASK_PRODUCER = (r"(?:__activemask|__ballot_sync|__ballot|__match_any_sync|__match_all_sync|"
-                 r"__lanemask_(?:lt|gt|le|ge|eq))")
+MASK_PRODUCER = (
+    r"(?:__activemask|__ballot_sync|__ballot|__match_any_sync|__match_all_sync|"
+    r"__lanemask_(?:lt|gt|le|ge|eq))"
+)
 
 #: Names that say "the warp width".
 WARP_SIZE_NAME = re.compile(

@@ -48,13 +48,18 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, dict]]:
     return re.compile(rf"(?:{alternatives})(?!\w)"), rows
 
 
-@rule(id="RP112", name="architecture-specific", severity=Severity.ERROR,
-      language=Language.CUDA)
+@rule(id="RP112", name="architecture-specific", severity=Severity.ERROR, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "__nv_fp8" not in code and "cluster" not in code and "async" not in code \
-            and "pipeline" not in code and "TensorMap" not in code and "wmma" not in code \
-            and "barrier" not in code:
+    if (
+        "__nv_fp8" not in code
+        and "cluster" not in code
+        and "async" not in code
+        and "pipeline" not in code
+        and "TensorMap" not in code
+        and "wmma" not in code
+        and "barrier" not in code
+    ):
         return
     pattern, rows = _pattern()
     seen: set[tuple[int, str]] = set()
@@ -67,5 +72,7 @@ def check(src: CudaSource) -> Iterator[Finding]:
             continue
         seen.add((line, match.group()))
         yield src.finding(
-            match.start(), f"`{match.group()}` ({row['feature']}) has no HIP equivalent of "
-            "that name", src.hint(row["hint"][0].upper() + row["hint"][1:]))
+            match.start(),
+            f"`{match.group()}` ({row['feature']}) has no HIP equivalent of that name",
+            src.hint(row["hint"][0].upper() + row["hint"][1:]),
+        )

@@ -35,8 +35,12 @@ from rocport.scan.registry import Language, rule
 WAVEFRONT = 64
 
 
-@rule(id="RP118", name="block-size-not-multiple-of-64", severity=Severity.WARNING,
-      language=Language.CUDA)
+@rule(
+    id="RP118",
+    name="block-size-not-multiple-of-64",
+    severity=Severity.WARNING,
+    language=Language.CUDA,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "<<<" not in code and "Launch" not in code:
@@ -50,7 +54,10 @@ def check(src: CudaSource) -> Iterator[Finding]:
         idle = waves * WAVEFRONT - threads
         suggestion = waves * WAVEFRONT
         yield src.finding(
-            start + code[start:end].index(expr), f"block of {threads} threads (`{expr}`) fills "
+            start + code[start:end].index(expr),
+            f"block of {threads} threads (`{expr}`) fills "
             f"{waves} wavefront{'s' if waves > 1 else ''} of 64 with {idle} idle lanes",
-            src.hint(f"Use a multiple of 64 threads, e.g. {suggestion}, and size the grid to "
-                     "match"))
+            src.hint(
+                f"Use a multiple of 64 threads, e.g. {suggestion}, and size the grid to match"
+            ),
+        )

@@ -34,8 +34,10 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_LAUNCH = re.compile(r"(?:cudaLaunchKernel|hipLaunchKernelGGL|hipLaunchKernel|"
-                     r"cudaLaunchCooperativeKernel)\s*\(")
+_LAUNCH = re.compile(
+    r"(?:cudaLaunchKernel|hipLaunchKernelGGL|hipLaunchKernel|"
+    r"cudaLaunchCooperativeKernel)\s*\("
+)
 _CHEVRON = re.compile(r"<<<")
 
 
@@ -51,11 +53,15 @@ def check(src: CudaSource) -> Iterator[Finding]:
         function = src.function_at(match.start())
         if function is None:
             continue
-        what = "a `<<<...>>>` launch" if match.group() == "<<<" else \
-            f"`{match.group().rstrip('( ')}`"
+        what = (
+            "a `<<<...>>>` launch" if match.group() == "<<<" else f"`{match.group().rstrip('( ')}`"
+        )
         kind = "kernel" if function.is_kernel else "device function"
         yield src.finding(
-            match.start(), f"{what} inside {kind} `{function.name}`: dynamic parallelism "
+            match.start(),
+            f"{what} inside {kind} `{function.name}`: dynamic parallelism "
             "is not supported on AMD GPUs",
-            src.hint("Launch the child kernel from the host, or merge its work into "
-                     f"`{function.name}`"))
+            src.hint(
+                f"Launch the child kernel from the host, or merge its work into `{function.name}`"
+            ),
+        )

@@ -49,15 +49,21 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "+=" not in code or not src.device_functions:
         return
+    if not any(src.in_device_code(pos) for pos in src.find_all("+=")):
+        return
     reported: set[int] = set()
     for loop in src.loops:
-        if loop.keyword != "for" or not src.in_device_code(loop.start):
+        if (
+            loop.keyword != "for"
+            or "+=" not in code[loop.body[0] : loop.body[1]]
+            or not src.in_device_code(loop.start)
+        ):
             continue
         function = src.function_at(loop.start)
         var = _LOOP_VAR.match(code, loop.header[0], loop.header[1])
         if var is None or function is None or function.body[0] in reported:
             continue
-        body = code[loop.body[0]:loop.body[1]]
+        body = code[loop.body[0] : loop.body[1]]
         name = var.group(1)
         uses = re.compile(rf"\b{re.escape(name)}\b")
         for product in _PRODUCT_ACCUMULATE.finditer(body):
@@ -65,17 +71,22 @@ def check(src: CudaSource) -> Iterator[Finding]:
             if a != b and a_index != b_index and uses.search(a_index) and uses.search(b_index):
                 reported.add(function.body[0])
                 yield src.finding(
-                    loop.start, f"hand-written GEMM loop in `{function.name}` "
+                    loop.start,
+                    f"hand-written GEMM loop in `{function.name}` "
                     f"(`{a}{a_index} * {b}{b_index}` over `{name}`)",
-                    src.hint("Call rocBLAS/hipBLAS (`hipblasSgemm`) or hipBLASLt, which use "
-                             "the MFMA matrix cores"))
+                    src.hint(
+                        "Call rocBLAS/hipBLAS (`hipblasSgemm`) or hipBLASLt, which use "
+                        "the MFMA matrix cores"
+                    ),
+                )
                 break
         else:
-            function_text = code[function.body[0]:function.body[1]]
+            function_text = code[function.body[0] : function.body[1]]
             if _TRIG.search(body) and "+=" in body and _PI.search(function_text):
                 reported.add(function.body[0])
                 yield src.finding(
-                    loop.start, f"hand-written DFT loop in `{function.name}` (sin/cos "
+                    loop.start,
+                    f"hand-written DFT loop in `{function.name}` (sin/cos "
                     "twiddles accumulated in a loop)",
-                    src.hint("Use rocFFT/hipFFT (`hipfftExecC2C`): O(n log n) instead of "
-                             "O(n^2)"))
+                    src.hint("Use rocFFT/hipFFT (`hipfftExecC2C`): O(n log n) instead of O(n^2)"),
+                )

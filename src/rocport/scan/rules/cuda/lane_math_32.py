@@ -47,15 +47,22 @@ _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
 _AFTER_ISOLATED = re.compile(r"\s*[);,\]?:}]")
 
 
-@rule(id="RP103", name="lane-math-32", severity=Severity.WARNING, language=Language.CUDA,
-      fix=FixAvailability.SOMETIMES)
+@rule(
+    id="RP103",
+    name="lane-math-32",
+    severity=Severity.WARNING,
+    language=Language.CUDA,
+    fix=FixAvailability.SOMETIMES,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if not src.device_functions:
         return
     for match in _OP_CONSTANT.finditer(code):
         op, num = match.group("op"), match.group("num").lower()
-        if (op, num) not in _VALID or (op == "&" and code[match.start() - 1:match.start()] == "&"):
+        if (op, num) not in _VALID or (
+            op == "&" and code[match.start() - 1 : match.start()] == "&"
+        ):
             continue
         if not src.in_device_code(match.start()):
             continue
@@ -68,8 +75,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
         yield _finding(src, match, op, num, lhs.strip(), lhs_start)
 
 
-def _finding(src: CudaSource, match: re.Match[str], op: str, num: str, lhs: str,
-             lhs_start: int) -> Finding:
+def _finding(
+    src: CudaSource, match: re.Match[str], op: str, num: str, lhs: str, lhs_start: int
+) -> Finding:
     op_start, num_end = match.start("op"), match.end()
     expr = f"{lhs} {op} {match.group('num')}"
     meaning = "lane index" if op in ("%", "&") else "warp index"
@@ -77,15 +85,20 @@ def _finding(src: CudaSource, match: re.Match[str], op: str, num: str, lhs: str,
     if op in ("%", "/"):
         fix = src.replace(match.start("num"), num_end, "warpSize", f"Use `{lhs} {op} warpSize`")
     elif op == "&":
-        fix = src.replace(match.start("num"), num_end, "(warpSize - 1)",
-                          f"Use `{lhs} & (warpSize - 1)`")
+        fix = src.replace(
+            match.start("num"), num_end, "(warpSize - 1)", f"Use `{lhs} & (warpSize - 1)`"
+        )
     else:
         code = src.code
-        isolated = _BEFORE_ISOLATED.search(code, max(0, lhs_start - 12), lhs_start) and \
-            _AFTER_ISOLATED.match(code, num_end)
+        isolated = _BEFORE_ISOLATED.search(
+            code, max(0, lhs_start - 12), lhs_start
+        ) and _AFTER_ISOLATED.match(code, num_end)
         applicability = Applicability.SAFE
-        fix = src.replace(op_start, num_end, "/ warpSize", f"Use `{lhs} / warpSize`",
-                          applicability) if isolated else src.hint(f"Use `({lhs}) / warpSize`")
+        fix = (
+            src.replace(op_start, num_end, "/ warpSize", f"Use `{lhs} / warpSize`", applicability)
+            if isolated
+            else src.hint(f"Use `({lhs}) / warpSize`")
+        )
     return src.finding(lhs_start, message, fix)
 
 
@@ -99,9 +112,9 @@ def _left_operand(code: str, op: int) -> tuple[int, int]:
         return -1, -1
     while True:
         before = _skip_space_back(code, start)
-        if code[before - 1:before] == ".":
+        if code[before - 1 : before] == ".":
             link = before - 1
-        elif code[before - 2:before] == "->":
+        elif code[before - 2 : before] == "->":
             link = before - 2
         else:
             return start, end
@@ -136,4 +149,3 @@ def _open_paren(code: str, close: int) -> int:
             if depth == 0:
                 return index
     return -1
-

@@ -36,8 +36,7 @@ _BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 MAX_THREADS = 1024
 
 
-@rule(id="RP116", name="launch-bounds-over-1024", severity=Severity.ERROR,
-      language=Language.CUDA)
+@rule(id="RP116", name="launch-bounds-over-1024", severity=Severity.ERROR, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "__launch_bounds__" not in code:
@@ -47,6 +46,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
         value = src.evaluate(code[start:end])
         if value is not None and value > MAX_THREADS:
             yield src.finding(
-                start, f"`__launch_bounds__({code[start:end]})` asks for {value} threads per "
+                start,
+                f"`__launch_bounds__({code[start:end]})` asks for {value} threads per "
                 f"block; AMD GPUs allow at most {MAX_THREADS}",
-                src.hint(f"Use at most {MAX_THREADS} threads per block"))
+                src.hint(f"Use at most {MAX_THREADS} threads per block"),
+            )

@@ -41,8 +41,7 @@ from rocport.scan.registry import Language, rule
 _CALL = re.compile(r"\b(cudaMallocManaged|hipMallocManaged)\s*\(")
 
 
-@rule(id="RP115", name="managed-memory-in-loop", severity=Severity.WARNING,
-      language=Language.CUDA)
+@rule(id="RP115", name="managed-memory-in-loop", severity=Severity.WARNING, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     if "MallocManaged" not in src.code:
         return
@@ -52,7 +51,11 @@ def check(src: CudaSource) -> Iterator[Finding]:
             continue
         line = src.location(loop.start).line
         yield src.finding(
-            match.start(), f"`{match.group(1)}` inside the `{loop.keyword}` loop at line {line}: "
+            match.start(),
+            f"`{match.group(1)}` inside the `{loop.keyword}` loop at line {line}: "
             "a managed allocation per iteration, which AMD GPUs without XNACK do not migrate",
-            src.hint("Allocate once before the loop (`hipMalloc`, or `hipMallocManaged` with "
-                     "`HSA_XNACK=1`) and reuse the buffer"))
+            src.hint(
+                "Allocate once before the loop (`hipMalloc`, or `hipMallocManaged` with "
+                "`HSA_XNACK=1`) and reuse the buffer"
+            ),
+        )

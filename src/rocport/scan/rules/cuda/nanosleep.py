@@ -40,6 +40,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
         return
     for match in _CALL.finditer(src.code):
         yield src.finding(
-            match.start(), "`__nanosleep` does not exist in HIP; AMD GPUs sleep in units of "
+            match.start(),
+            "`__nanosleep` does not exist in HIP; AMD GPUs sleep in units of "
             "~64 cycles with `s_sleep`",
-            src.hint("Use `__builtin_amdgcn_s_sleep(n)` with n chosen for the wait"))
+            src.hint("Use `__builtin_amdgcn_s_sleep(n)` with n chosen for the wait"),
+        )

@@ -53,19 +53,21 @@ _SCALAR_POINTER = re.compile(
     r"([A-Za-z_]\w*)"
 )
 _GLOBAL_INDEX = re.compile(
-    r"\b([A-Za-z_]\w*)\s*=\s*(?:\(\s*\w+\s*\)\s*)?(?:"
-    r"blockIdx\.x\s*\*\s*blockDim\.x\s*\+\s*threadIdx\.x|"
+    r"(?:blockIdx\.x\s*\*\s*blockDim\.x\s*\+\s*threadIdx\.x|"
     r"blockDim\.x\s*\*\s*blockIdx\.x\s*\+\s*threadIdx\.x|"
     r"threadIdx\.x\s*\+\s*blockIdx\.x\s*\*\s*blockDim\.x|"
     r"threadIdx\.x\s*\+\s*blockDim\.x\s*\*\s*blockIdx\.x)\s*;"
 )
+#: ``name =`` (optionally with a cast) right before the global index expression
+_ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*=\s*(?:\(\s*\w+\s*\)\s*)?$")
 _SUBSCRIPT = re.compile(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]")
-_DISQUALIFY = re.compile(r"float[234]|int[234]|double2|half2|reinterpret_cast|__shared__|"
-                         r"__shfl|atomic|__syncthreads|\bfor\b|\bwhile\b|\[[^\]\[;]*\[")
+_DISQUALIFY = re.compile(
+    r"float[234]|int[234]|double2|half2|reinterpret_cast|__shared__|"
+    r"__shfl|atomic|__syncthreads|\bfor\b|\bwhile\b|\[[^\]\[;]*\["
+)
 
 
-@rule(id="RP120", name="scalar-elementwise-kernel", severity=Severity.NOTE,
-      language=Language.CUDA)
+@rule(id="RP120", name="scalar-elementwise-kernel", severity=Severity.NOTE, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "blockIdx" not in code:
@@ -73,23 +75,35 @@ def check(src: CudaSource) -> Iterator[Finding]:
     for function in src.functions:
         if not function.is_kernel:
             continue
-        body = code[function.body[0]:function.body[1] + 1]
-        index = _GLOBAL_INDEX.search(body)
-        if index is None or _DISQUALIFY.search(body):
+        body = code[function.body[0] : function.body[1] + 1]
+        found = _GLOBAL_INDEX.search(body)
+        if found is None or _DISQUALIFY.search(body):
             continue
-        pointers = {name: type_ for type_, name in
-                    _SCALAR_POINTER.findall(code[function.params[0]:function.params[1]])}
+        index = _ASSIGNED.search(body, max(0, found.start() - 60), found.start())
+        if index is None:
+            continue
+        pointers = {
+            name: type_
+            for type_, name in _SCALAR_POINTER.findall(
+                code[function.params[0] : function.params[1]]
+            )
+        }
         subscripts = _SUBSCRIPT.findall(body)
         if not subscripts:
             continue
         bases = {base for base, _ in subscripts}
-        if any(inner.strip() != index.group(1) for _, inner in subscripts) \
-                or not bases <= pointers.keys() or len(bases) < 2:
+        if (
+            any(inner.strip() != index.group(1) for _, inner in subscripts)
+            or not bases <= pointers.keys()
+            or len(bases) < 2
+        ):
             continue
         element = pointers[sorted(bases)[0]]
         factor = 16 // (cexpr.sizeof(element) or 4)
         yield src.finding(
-            code.find(function.name, function.start), f"element-wise kernel `{function.name}` "
+            code.find(function.name, function.start),
+            f"element-wise kernel `{function.name}` "
             f"moves one `{element}` per thread and array; 16-byte vector loads move {factor} "
             "times more per memory instruction",
-            src.hint("Vectorize with `float4`-style loads and stores plus a scalar tail"))
+            src.hint("Vectorize with `float4`-style loads and stores plus a scalar tail"),
+        )

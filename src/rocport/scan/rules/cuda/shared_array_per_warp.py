@@ -40,8 +40,7 @@ _PER_WARP = re.compile(r"(?:/\s*32|>>\s*5)[uU]?(?![\w.])")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
-@rule(id="RP107", name="shared-array-per-warp", severity=Severity.WARNING,
-      language=Language.CUDA)
+@rule(id="RP107", name="shared-array-per-warp", severity=Severity.WARNING, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     for array in src.shared_arrays:
@@ -49,16 +48,20 @@ def check(src: CudaSource) -> Iterator[Finding]:
             dim = code[start:end]
             if _PER_WARP.search(dim):
                 yield src.finding(
-                    start, f"`__shared__ {array.name}[{dim.strip()}]` has one slot per 32-lane "
+                    start,
+                    f"`__shared__ {array.name}[{dim.strip()}]` has one slot per 32-lane "
                     "warp; AMD wavefronts have 64 lanes, so half of it is never used",
                     src.hint("Keep it as an upper bound and index it by `threadIdx.x / warpSize`"),
-                    severity=Severity.NOTE)
+                    severity=Severity.NOTE,
+                )
                 continue
             for name in _NAME.findall(dim):
                 if WARP_SIZE_NAME.match(name) and src.evaluate(name) == 32:
                     yield src.finding(
-                        start, f"`__shared__ {array.name}[{dim.strip()}]` has one slot per lane "
+                        start,
+                        f"`__shared__ {array.name}[{dim.strip()}]` has one slot per lane "
                         f"of a 32-lane warp (`{name}` = 32); lane ids of a 64-lane wavefront "
                         "run past it",
-                        src.hint("Size the lane dimension for 64 lanes"))
+                        src.hint("Size the lane dimension for 64 lanes"),
+                    )
                     break

@@ -50,8 +50,13 @@ _UP = re.compile(
 )
 
 
-@rule(id="RP105", name="shuffle-loop-from-16", severity=Severity.ERROR, language=Language.CUDA,
-      fix=FixAvailability.ALWAYS)
+@rule(
+    id="RP105",
+    name="shuffle-loop-from-16",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    fix=FixAvailability.ALWAYS,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "shfl" not in code:
@@ -71,17 +76,26 @@ def check(src: CudaSource) -> Iterator[Finding]:
         if down:
             start, end = header_start + down.start("start"), header_start + down.end("start")
             yield src.finding(
-                start, "shuffle loop starts at offset 16, which reduces 32 lanes; a 64-wide "
+                start,
+                "shuffle loop starts at offset 16, which reduces 32 lanes; a 64-wide "
                 "wavefront needs offsets from 32",
-                src.replace(start, end, "warpSize / 2", "Start at `warpSize / 2`"))
+                src.replace(start, end, "warpSize / 2", "Start at `warpSize / 2`"),
+            )
             continue
         if up:
             start, end = header_start + up.start("limit"), header_start + up.end("limit")
-            limit = "warpSize" if (up.group("cmp"), up.group("limit")) == ("<", "32") else \
-                "warpSize / 2" if (up.group("cmp"), up.group("limit")) == ("<=", "16") else None
+            limit = (
+                "warpSize"
+                if (up.group("cmp"), up.group("limit")) == ("<", "32")
+                else "warpSize / 2"
+                if (up.group("cmp"), up.group("limit")) == ("<=", "16")
+                else None
+            )
             if limit is None:
                 continue
             yield src.finding(
-                start, f"shuffle loop stops at `{up.group('cmp')} {up.group('limit')}`, which "
+                start,
+                f"shuffle loop stops at `{up.group('cmp')} {up.group('limit')}`, which "
                 "covers 32 lanes; a 64-wide wavefront needs offsets up to 32",
-                src.replace(start, end, limit, f"Bound the loop by `{limit}`"))
+                src.replace(start, end, limit, f"Bound the loop by `{limit}`"),
+            )

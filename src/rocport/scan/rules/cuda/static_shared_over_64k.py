@@ -43,8 +43,7 @@ def _mentions(src: CudaSource, name: str, start: int, end: int) -> bool:
     return False
 
 
-@rule(id="RP117", name="static-shared-over-64k", severity=Severity.ERROR,
-      language=Language.CUDA)
+@rule(id="RP117", name="static-shared-over-64k", severity=Severity.ERROR, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     arrays = [a for a in src.shared_arrays if not a.extern and a.size is not None]
     if not arrays:
@@ -61,7 +60,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
         if total > LDS_BYTES:
             biggest = max(used, key=lambda a: a.size)
             yield src.finding(
-                code.find(function.name, function.start), f"kernel `{function.name}` uses "
+                code.find(function.name, function.start),
+                f"kernel `{function.name}` uses "
                 f"{total:,} bytes of static shared memory (largest: `{biggest.name}`, "
                 f"{biggest.size:,} bytes); AMD GPUs have 64 KiB of LDS per workgroup",
-                src.hint("Shrink the tiles or split the kernel so that LDS stays within 64 KiB"))
+                src.hint("Shrink the tiles or split the kernel so that LDS stays within 64 KiB"),
+            )

@@ -41,20 +41,37 @@ _REFERENCE = re.compile(
 )
 
 
+def _declared(code: str, at: int) -> bool:
+    """Whether the call-like text at ``at`` is a declaration (a return type comes first)."""
+    before = code[max(0, at - 60) : at].rstrip()
+    if not before or not (before[-1].isalnum() or before[-1] in "_*&"):
+        return False
+    return not before.endswith("return")
+
+
 @rule(id="RP114", name="texture-reference", severity=Severity.WARNING, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "texture" not in code and "surface" not in code and "Texture" not in code \
-            and "Surface" not in code:
+    if (
+        "texture" not in code
+        and "surface" not in code
+        and "Texture" not in code
+        and "Surface" not in code
+    ):
         return
     for match in _REFERENCE.finditer(code):
         at = match.start()
         if not src.starts_word(at) or (at and code[at - 1] in ":."):
             continue
+        if match.group("call") and _declared(code, at):
+            continue
         if match.group("decl"):
             message = f"{match.group('decl')} reference: removed in CUDA 12, deprecated in HIP"
         else:
-            message = f"`{match.group('call')}` binds a texture reference: removed in CUDA 12, " \
+            message = (
+                f"`{match.group('call')}` binds a texture reference: removed in CUDA 12, "
                 "deprecated in HIP"
-        yield src.finding(match.start(), message,
-                          src.hint("Use a texture object (`hipTextureObject_t`)"))
+            )
+        yield src.finding(
+            match.start(), message, src.hint("Use a texture object (`hipTextureObject_t`)")
+        )

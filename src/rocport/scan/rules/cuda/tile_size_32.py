@@ -46,6 +46,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
     for match in sorted(matches, key=lambda m: m.start()):
         api = match.group("api")
         yield src.finding(
-            match.start(), f"`{api}` of 32 threads is half of a 64-lane AMD wavefront; code "
+            match.start(),
+            f"`{api}` of 32 threads is half of a 64-lane AMD wavefront; code "
             "that treats the tile as the hardware warp sees two tiles per wavefront",
-            src.hint("Use `tiled_partition(block, warpSize)` where the tile stands for a warp"))
+            src.hint("Use `tiled_partition(block, warpSize)` where the tile stands for a warp"),
+        )

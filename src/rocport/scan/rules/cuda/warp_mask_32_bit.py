@@ -46,8 +46,13 @@ from rocport.scan.rules.cuda._warp import (
 )
 
 
-@rule(id="RP101", name="warp-mask-32-bit", severity=Severity.ERROR, language=Language.CUDA,
-      fix=FixAvailability.SOMETIMES)
+@rule(
+    id="RP101",
+    name="warp-mask-32-bit",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    fix=FixAvailability.SOMETIMES,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "_sync" not in code and "__syncwarp" not in code:
@@ -63,27 +68,35 @@ def check(src: CudaSource) -> Iterator[Finding]:
         intrinsic = call.group(1)
         if FULL_MASK_32.fullmatch(mask):
             yield src.finding(
-                start, f"`{intrinsic}` gets the 32-lane mask `{mask}`; lanes 32-63 of a 64-wide "
+                start,
+                f"`{intrinsic}` gets the 32-lane mask `{mask}`; lanes 32-63 of a 64-wide "
                 "wavefront are left out",
-                src.replace(start, end, FULL_MASK_64, f"Use the 64-bit full mask `{FULL_MASK_64}`"))
+                src.replace(start, end, FULL_MASK_64, f"Use the 64-bit full mask `{FULL_MASK_64}`"),
+            )
         elif MASK_LITERAL_32.fullmatch(mask):
             yield src.finding(
-                start, f"`{intrinsic}` gets the 32-bit lane mask `{mask}`; HIP masks are 64 bits "
-                "wide",
-                src.hint("Rewrite the mask for 64 lanes as an `unsigned long long`"))
+                start,
+                f"`{intrinsic}` gets the 32-bit lane mask `{mask}`; HIP masks are 64 bits wide",
+                src.hint("Rewrite the mask for 64 lanes as an `unsigned long long`"),
+            )
         elif mask.isidentifier() and mask not in fixed_names:
             definition = src.defines.get(mask)
             constant = src.constants.get(mask)
             if definition is not None and FULL_MASK_32.fullmatch(definition.group(2)):
                 fixed_names.add(mask)
                 yield src.finding(
-                    start, f"`{intrinsic}` gets `{mask}` = `{definition.group(2)}`, a 32-lane "
+                    start,
+                    f"`{intrinsic}` gets `{mask}` = `{definition.group(2)}`, a 32-lane "
                     "mask; lanes 32-63 of a 64-wide wavefront are left out",
-                    src.replace(*definition.span(2), FULL_MASK_64,
-                                f"Define `{mask}` as `{FULL_MASK_64}`"))
+                    src.replace(
+                        *definition.span(2), FULL_MASK_64, f"Define `{mask}` as `{FULL_MASK_64}`"
+                    ),
+                )
             elif constant is not None and FULL_MASK_32.fullmatch(constant.group(2).strip()):
                 fixed_names.add(mask)
                 yield src.finding(
-                    start, f"`{intrinsic}` gets the constant `{mask}` = "
+                    start,
+                    f"`{intrinsic}` gets the constant `{mask}` = "
                     f"`{constant.group(2).strip()}`, a 32-lane mask",
-                    src.hint(f"Declare `{mask}` as `unsigned long long` = `{FULL_MASK_64}`"))
+                    src.hint(f"Declare `{mask}` as `unsigned long long` = `{FULL_MASK_64}`"),
+                )

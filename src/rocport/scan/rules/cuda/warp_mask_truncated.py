@@ -47,16 +47,28 @@ _DECLARATION = re.compile(
 )
 #: ``__popc(`` right before the call
 _NARROW_BIT_OP = re.compile(r"(?<![\w])(?P<op>__popc|__ffs|__clz)\s*\(\s*$")
-_WIDE = {"__popc": ("__popcll", Applicability.SAFE), "__ffs": ("__ffsll", Applicability.SAFE),
-         "__clz": ("__clzll", Applicability.UNSAFE)}
+_WIDE = {
+    "__popc": ("__popcll", Applicability.SAFE),
+    "__ffs": ("__ffsll", Applicability.SAFE),
+    "__clz": ("__clzll", Applicability.UNSAFE),
+}
 
 
-@rule(id="RP102", name="warp-mask-truncated", severity=Severity.ERROR, language=Language.CUDA,
-      fix=FixAvailability.ALWAYS)
+@rule(
+    id="RP102",
+    name="warp-mask-truncated",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    fix=FixAvailability.ALWAYS,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "__activemask" not in code and "__ballot" not in code and "__match_" not in code \
-            and "__lanemask" not in code:
+    if (
+        "__activemask" not in code
+        and "__ballot" not in code
+        and "__match_" not in code
+        and "__lanemask" not in code
+    ):
         return
     for call in _PRODUCER_CALL.finditer(code):
         if not src.starts_word(call.start()):
@@ -66,15 +78,21 @@ def check(src: CudaSource) -> Iterator[Finding]:
         match = _DECLARATION.search(code, window, call.start())
         if match:
             yield src.finding(
-                match.start("type"), f"`{name}()` returns a 64-bit lane mask in HIP; "
+                match.start("type"),
+                f"`{name}()` returns a 64-bit lane mask in HIP; "
                 f"`{match.group('type')} {match.group('name')}` keeps only lanes 0-31",
-                src.replace(*match.span("type"), "unsigned long long",
-                            f"Declare `{match.group('name')}` as `unsigned long long`",
-                            Applicability.UNSAFE))
+                src.replace(
+                    *match.span("type"),
+                    "unsigned long long",
+                    f"Declare `{match.group('name')}` as `unsigned long long`",
+                    Applicability.UNSAFE,
+                ),
+            )
         match = _NARROW_BIT_OP.search(code, window, call.start())
         if match:
             wide, applicability = _WIDE[match.group("op")]
             yield src.finding(
-                match.start("op"), f"`{match.group('op')}` reads 32 bits of the 64-bit lane mask "
-                f"from `{name}()`",
-                src.replace(*match.span("op"), wide, f"Use `{wide}`", applicability))
+                match.start("op"),
+                f"`{match.group('op')}` reads 32 bits of the 64-bit lane mask from `{name}()`",
+                src.replace(*match.span("op"), wide, f"Use `{wide}`", applicability),
+            )

@@ -36,8 +36,13 @@ from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._warp import WARP_SIZE_NAME
 
 
-@rule(id="RP104", name="warp-size-constant-32", severity=Severity.WARNING,
-      language=Language.CUDA, fix=FixAvailability.ALWAYS)
+@rule(
+    id="RP104",
+    name="warp-size-constant-32",
+    severity=Severity.WARNING,
+    language=Language.CUDA,
+    fix=FixAvailability.ALWAYS,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     for kind, table in (("macro", src.defines), ("constant", src.constants)):
         for name, match in table.items():
@@ -47,7 +52,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
             start = match.start(2) + match.group(2).index("32")
             end = start + len(value.strip("()"))
             yield src.finding(
-                match.start(1), f"{kind} `{name}` fixes the warp size at 32; AMD CDNA "
-                "wavefronts have 64 lanes",
-                src.replace(start, end, "warpSize",
-                            f"Define `{name}` as `warpSize`", Applicability.UNSAFE))
+                match.start(1),
+                f"{kind} `{name}` fixes the warp size at 32; AMD CDNA wavefronts have 64 lanes",
+                src.replace(
+                    start, end, "warpSize", f"Define `{name}` as `warpSize`", Applicability.UNSAFE
+                ),
+            )

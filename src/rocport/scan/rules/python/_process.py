@@ -9,13 +9,29 @@ import shlex
 from rocport.scan.context import PythonSource
 
 #: Calls whose first argument is a command line or an argument list.
-PROCESS_CALLS = frozenset({
-    "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
-    "subprocess.Popen", "subprocess.getoutput", "subprocess.getstatusoutput", "os.system",
-    "os.popen", "os.execvp", "os.execv", "os.spawnvp", "os.spawnlp", "os.execlp",
-    "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
-    "distutils.spawn.spawn", "setuptools.distutils.spawn.spawn", "spawn",
-})
+PROCESS_CALLS = frozenset(
+    {
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.Popen",
+        "subprocess.getoutput",
+        "subprocess.getstatusoutput",
+        "os.system",
+        "os.popen",
+        "os.execvp",
+        "os.execv",
+        "os.spawnvp",
+        "os.spawnlp",
+        "os.execlp",
+        "asyncio.create_subprocess_exec",
+        "asyncio.create_subprocess_shell",
+        "distutils.spawn.spawn",
+        "setuptools.distutils.spawn.spawn",
+        "spawn",
+    }
+)
 
 
 def program(src: PythonSource, call: ast.Call) -> str | None:
@@ -23,8 +39,9 @@ def program(src: PythonSource, call: ast.Call) -> str | None:
     name = src.qualname(call.func)
     if name is None or not call.args:
         return None
-    if name not in PROCESS_CALLS and not (isinstance(call.func, ast.Attribute)
-                                          and call.func.attr == "spawn"):
+    if name not in PROCESS_CALLS and not (
+        isinstance(call.func, ast.Attribute) and call.func.attr == "spawn"
+    ):
         return None
     # os.spawn*(mode, file, ...) takes the program second
     first = call.args[1] if name.startswith("os.spawn") and len(call.args) > 1 else call.args[0]
@@ -37,8 +54,7 @@ def which_target(src: PythonSource, call: ast.Call) -> str | None:
     if name.rsplit(".", 1)[-1] not in ("which", "find_executable") or not call.args:
         return None
     first = call.args[0]
-    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) \
-        else None
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
 
 
 def _first_word(node: ast.AST) -> str | None:

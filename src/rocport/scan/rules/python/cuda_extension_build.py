@@ -49,8 +49,7 @@ _NVCC_ONLY = re.compile(
 )
 
 
-@rule(id="RP305", name="cuda-extension-build", severity=Severity.NOTE,
-      language=Language.PYTHON)
+@rule(id="RP305", name="cuda-extension-build", severity=Severity.NOTE, language=Language.PYTHON)
 def check(src: PythonSource) -> Iterator[Finding]:
     if "CUDAExtension" not in src.text and "extra_cuda_cflags" not in src.text:
         return
@@ -59,10 +58,14 @@ def check(src: PythonSource) -> Iterator[Finding]:
         last = name.rsplit(".", 1)[-1]
         if last == "CUDAExtension":
             yield src.node_finding(
-                call, "`CUDAExtension` builds on ROCm through hipify and hipcc; its `nvcc` "
+                call,
+                "`CUDAExtension` builds on ROCm through hipify and hipcc; its `nvcc` "
                 "flags are passed to hipcc",
-                src.hint("Build with PYTORCH_ROCM_ARCH set to the AMD targets; keep nvcc-only "
-                         "flags out of the ROCm build"))
+                src.hint(
+                    "Build with PYTORCH_ROCM_ARCH set to the AMD targets; keep nvcc-only "
+                    "flags out of the ROCm build"
+                ),
+            )
             flags = _nvcc_flags(_keyword(call, "extra_compile_args"))
         elif last in ("load", "load_inline") and "cpp_extension" in name:
             flags = _list(_keyword(call, "extra_cuda_cflags"))
@@ -71,9 +74,11 @@ def check(src: PythonSource) -> Iterator[Finding]:
         for flag in flags:
             if _NVCC_ONLY.match(flag.value.strip()):
                 yield src.node_finding(
-                    flag, f"nvcc-only flag `{flag.value}` reaches hipcc in a ROCm build and "
-                    "fails there", src.hint("Add it only when `torch.version.hip is None`"),
-                    severity=Severity.WARNING)
+                    flag,
+                    f"nvcc-only flag `{flag.value}` reaches hipcc in a ROCm build and fails there",
+                    src.hint("Add it only when `torch.version.hip is None`"),
+                    severity=Severity.WARNING,
+                )
 
 
 def _keyword(call: ast.Call, name: str) -> ast.AST | None:

@@ -39,8 +39,12 @@ from rocport.scan import tables
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
 
-_SEVERITY = {"unsupported": Severity.WARNING, "replacement": Severity.WARNING,
-             "rocm-fork": Severity.WARNING, "rocm-build": Severity.NOTE}
+_SEVERITY = {
+    "unsupported": Severity.WARNING,
+    "replacement": Severity.WARNING,
+    "rocm-fork": Severity.WARNING,
+    "rocm-build": Severity.NOTE,
+}
 
 
 def _lookup(module: str) -> tuple[str, dict] | None:
@@ -71,15 +75,25 @@ def check(src: PythonSource) -> Iterator[Finding]:
             name, row = found
             seen.add(name)
             status = row["status"]
-            what = {"unsupported": "has no ROCm build",
-                    "replacement": "is NVIDIA-only; use",
-                    "rocm-fork": "is CUDA-only on PyPI; ROCm has",
-                    "rocm-build": "needs its ROCm build:"}[status]
+            what = {
+                "unsupported": "has no ROCm build",
+                "replacement": "is NVIDIA-only; use",
+                "rocm-fork": "is CUDA-only on PyPI; ROCm has",
+                "rocm-build": "needs its ROCm build:",
+            }[status]
             alternative = row["alternative"].split(";")[0].split(" (")[0]
-            message = f"`{name}` ({row['distribution']}) {what} {alternative}" \
-                if status != "unsupported" else \
-                f"`{name}` ({row['distribution']}) {what}; consider {alternative}"
-            yield src.node_finding(node, message, src.hint(f"Install: {row['install']}"),
-                                   severity=_SEVERITY[status], status=status,
-                                   alternative=row["alternative"], install=row["install"],
-                                   source=row["source"])
+            message = (
+                f"`{name}` ({row['distribution']}) {what} {alternative}"
+                if status != "unsupported"
+                else f"`{name}` ({row['distribution']}) {what}; consider {alternative}"
+            )
+            yield src.node_finding(
+                node,
+                message,
+                src.hint(f"Install: {row['install']}"),
+                severity=_SEVERITY[status],
+                status=status,
+                alternative=row["alternative"],
+                install=row["install"],
+                source=row["source"],
+            )

@@ -42,8 +42,7 @@ from rocport.scan.registry import Language, rule
 _PREFIX = "torch.backends.cudnn."
 
 
-@rule(id="RP303", name="cudnn-backend-setting", severity=Severity.NOTE,
-      language=Language.PYTHON)
+@rule(id="RP303", name="cudnn-backend-setting", severity=Severity.NOTE, language=Language.PYTHON)
 def check(src: PythonSource) -> Iterator[Finding]:
     if "cudnn" not in src.text:
         return
@@ -57,11 +56,19 @@ def check(src: PythonSource) -> Iterator[Finding]:
             name = src.qualname(target) if isinstance(target, ast.Attribute) else None
             if name is None or not name.startswith(_PREFIX):
                 continue
-            attr = name[len(_PREFIX):]
+            attr = name[len(_PREFIX) :]
             row = settings.get(attr)
             if row is None or (isinstance(node, ast.Call) != (attr in ("version", "flags"))):
                 continue
-            shown = f"{name}()" if isinstance(node, ast.Call) else \
-                f"{name} = {src.source_of(node.value)}" if node.value is not None else name
-            yield src.node_finding(target, f"`{shown}`: {row['meaning']}",
-                                   src.hint(row["hint"][0].upper() + row["hint"][1:]))
+            shown = (
+                f"{name}()"
+                if isinstance(node, ast.Call)
+                else f"{name} = {src.source_of(node.value)}"
+                if node.value is not None
+                else name
+            )
+            yield src.node_finding(
+                target,
+                f"`{shown}`: {row['meaning']}",
+                src.hint(row["hint"][0].upper() + row["hint"][1:]),
+            )

@@ -43,6 +43,10 @@ def check(src: PythonSource) -> Iterator[Finding]:
     for call in src.of_type(ast.Call):
         if program(src, call) == PROGRAM or which_target(src, call) == PROGRAM:
             yield src.node_finding(
-                call, "calls `nvidia-smi`, which AMD machines do not have",
-                src.hint("Use `amd-smi` (or `rocm-smi`), the `amdsmi` module, or "
-                         "`torch.cuda.device_count()` / `torch.cuda.mem_get_info()`"))
+                call,
+                "calls `nvidia-smi`, which AMD machines do not have",
+                src.hint(
+                    "Use `amd-smi` (or `rocm-smi`), the `amdsmi` module, or "
+                    "`torch.cuda.device_count()` / `torch.cuda.mem_get_info()`"
+                ),
+            )

@@ -45,10 +45,17 @@ def check(src: PythonSource) -> Iterator[Finding]:
     for call in src.of_type(ast.Call):
         if program(src, call) == PROGRAM:
             yield src.node_finding(
-                call, "runs `nvcc`, which does not exist on ROCm machines",
-                src.hint("Run `hipcc` with `--offload-arch=gfx...` when `torch.version.hip` "
-                         "is set, or build through torch.utils.cpp_extension"))
+                call,
+                "runs `nvcc`, which does not exist on ROCm machines",
+                src.hint(
+                    "Run `hipcc` with `--offload-arch=gfx...` when `torch.version.hip` "
+                    "is set, or build through torch.utils.cpp_extension"
+                ),
+            )
         elif which_target(src, call) == PROGRAM:
             yield src.node_finding(
-                call, "looks up `nvcc`, which ROCm machines do not have: the GPU build is "
-                "skipped or fails", src.hint("Also look for `hipcc`"))
+                call,
+                "looks up `nvcc`, which ROCm machines do not have: the GPU build is "
+                "skipped or fails",
+                src.hint("Also look for `hipcc`"),
+            )

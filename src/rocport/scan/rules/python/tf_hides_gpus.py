@@ -32,8 +32,10 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
 
-_CALLS = ("tensorflow.config.set_visible_devices",
-          "tensorflow.config.experimental.set_visible_devices")
+_CALLS = (
+    "tensorflow.config.set_visible_devices",
+    "tensorflow.config.experimental.set_visible_devices",
+)
 
 
 @rule(id="RP304", name="tf-hides-gpus", severity=Severity.WARNING, language=Language.PYTHON)
@@ -50,10 +52,13 @@ def check(src: PythonSource) -> Iterator[Finding]:
         gpu = isinstance(kind, ast.Constant) and str(kind.value).upper() == "GPU"
         if empty and gpu:
             yield src.node_finding(
-                call, "`set_visible_devices([], 'GPU')` hides every GPU, AMD ones included: "
+                call,
+                "`set_visible_devices([], 'GPU')` hides every GPU, AMD ones included: "
                 "TensorFlow runs on the CPU",
-                src.hint("Select GPUs with `list_physical_devices('GPU')[...]` or "
-                         "HIP_VISIBLE_DEVICES"))
+                src.hint(
+                    "Select GPUs with `list_physical_devices('GPU')[...]` or HIP_VISIBLE_DEVICES"
+                ),
+            )
 
 
 def _keyword(call: ast.Call, name: str) -> ast.AST | None:

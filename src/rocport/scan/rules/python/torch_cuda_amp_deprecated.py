@@ -46,8 +46,13 @@ _NAMES = ("autocast", "GradScaler", "custom_fwd", "custom_bwd")
 _OLD = "torch.cuda.amp"
 
 
-@rule(id="RP302", name="torch-cuda-amp-deprecated", severity=Severity.WARNING,
-      language=Language.PYTHON, fix=FixAvailability.SOMETIMES)
+@rule(
+    id="RP302",
+    name="torch-cuda-amp-deprecated",
+    severity=Severity.WARNING,
+    language=Language.PYTHON,
+    fix=FixAvailability.SOMETIMES,
+)
 def check(src: PythonSource) -> Iterator[Finding]:
     if "amp" not in src.text:
         return
@@ -55,12 +60,15 @@ def check(src: PythonSource) -> Iterator[Finding]:
         if node.module == _OLD and not node.level:
             names = ", ".join(alias.name for alias in node.names)
             yield src.node_finding(
-                node, f"`from torch.cuda.amp import {names}` uses deprecated names; use "
-                "`torch.amp` with device type \"cuda\"",
-                src.hint("Import from `torch.amp` and pass \"cuda\" to each use"))
+                node,
+                f"`from torch.cuda.amp import {names}` uses deprecated names; use "
+                '`torch.amp` with device type "cuda"',
+                src.hint('Import from `torch.amp` and pass "cuda" to each use'),
+            )
     calls = {id(node.func): node for node in src.of_type(ast.Call)}
-    decorators = {id(d) for f in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef)
-                  for d in f.decorator_list}
+    decorators = {
+        id(d) for f in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list
+    }
     for node in src.of_type(ast.Attribute):
         name = src.qualname(node)
         if name is None or not name.startswith(_OLD + ".") or name.count(".") != 3:
@@ -71,12 +79,15 @@ def check(src: PythonSource) -> Iterator[Finding]:
         fix = _fix(src, node, calls.get(id(node)), id(node) in decorators)
         replacement = "torch.amp." + attr
         yield src.node_finding(
-            node, f"`{name}` is deprecated; use `{replacement}` with device type \"cuda\"",
-            fix or src.hint(f"Use `{replacement}` and pass \"cuda\""))
+            node,
+            f'`{name}` is deprecated; use `{replacement}` with device type "cuda"',
+            fix or src.hint(f'Use `{replacement}` and pass "cuda"'),
+        )
 
 
-def _fix(src: PythonSource, node: ast.Attribute, call: ast.Call | None,
-         bare_decorator: bool) -> Fix | None:
+def _fix(
+    src: PythonSource, node: ast.Attribute, call: ast.Call | None, bare_decorator: bool
+) -> Fix | None:
     if src.source_of(node).replace(" ", "") != f"{_OLD}.{node.attr}":
         return None  # reached through an alias: rewriting the path is not a plain replacement
     start, end = src.span(node)
@@ -85,8 +96,11 @@ def _fix(src: PythonSource, node: ast.Attribute, call: ast.Call | None,
     title = f"Use `torch.amp.{attr}`"
     if call is None:
         if bare_decorator and attr in ("custom_fwd", "custom_bwd"):
-            return Fix(title, (Edit(start, end, f'torch.amp.{attr}(device_type="cuda")'),),
-                       Applicability.SAFE)
+            return Fix(
+                title,
+                (Edit(start, end, f'torch.amp.{attr}(device_type="cuda")'),),
+                Applicability.SAFE,
+            )
         return None
     open_paren = src.text.index("(", end)
     if attr == "GradScaler":
@@ -99,4 +113,3 @@ def _fix(src: PythonSource, node: ast.Attribute, call: ast.Call | None,
     sep = ", " if call.keywords else ""
     insert = Edit(open_paren + 1, open_paren + 1, argument + sep)
     return Fix(title, (path, insert), Applicability.SAFE)
-

@@ -37,30 +37,40 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
 
-_PTX = re.compile(r"\b[a-z]+(?:\.[a-z0-9]+)*\.(?:[usbf](?:8|16|32|64)|pred)\b|%(?:laneid|smid|"
-                  r"clock|globaltimer)|\$\d+.*;|\bmov\.|\bcvt\.")
+_PTX = re.compile(
+    r"\b[a-z]+(?:\.[a-z0-9]+)*\.(?:[usbf](?:8|16|32|64)|pred)\b|%(?:laneid|smid|"
+    r"clock|globaltimer)|\$\d+.*;|\bmov\.|\bcvt\."
+)
 _CUDA_EXTRA = "triton.language.extra.cuda"
 
 
-@rule(id="RP308", name="triton-nvidia-intrinsics", severity=Severity.ERROR,
-      language=Language.PYTHON)
+@rule(
+    id="RP308", name="triton-nvidia-intrinsics", severity=Severity.ERROR, language=Language.PYTHON
+)
 def check(src: PythonSource) -> Iterator[Finding]:
     if "triton" not in src.text:
         return
     for node in src.of_type(ast.ImportFrom, ast.Import):
-        modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
-            [a.name for a in node.names]
+        modules = (
+            [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else [a.name for a in node.names]
+        )
         if any(m == _CUDA_EXTRA or m.startswith(_CUDA_EXTRA + ".") for m in modules):
             yield src.node_finding(
-                node, f"`{_CUDA_EXTRA}` holds NVIDIA-only helpers (CUDA libdevice, PTX "
+                node,
+                f"`{_CUDA_EXTRA}` holds NVIDIA-only helpers (CUDA libdevice, PTX "
                 "registers); it does not compile for AMD GPUs",
-                src.hint("Import `libdevice` from `triton.language.extra` (portable)"))
+                src.hint("Import `libdevice` from `triton.language.extra` (portable)"),
+            )
     for node in src.of_type(ast.Attribute):
         name = src.qualname(node)
         if name == _CUDA_EXTRA and not isinstance(getattr(node, "ctx", None), ast.Store):
             yield src.node_finding(
-                node, f"`{src.source_of(node)}` is NVIDIA-only; it does not compile for AMD GPUs",
-                src.hint("Use `triton.language.extra.libdevice` (portable)"))
+                node,
+                f"`{src.source_of(node)}` is NVIDIA-only; it does not compile for AMD GPUs",
+                src.hint("Use `triton.language.extra.libdevice` (portable)"),
+            )
     for call in src.of_type(ast.Call):
         name = src.qualname(call.func) or ""
         if not name.endswith("inline_asm_elementwise") or not call.args:
@@ -68,7 +78,11 @@ def check(src: PythonSource) -> Iterator[Finding]:
         asm = call.args[0]
         if isinstance(asm, ast.Constant) and isinstance(asm.value, str) and _PTX.search(asm.value):
             yield src.node_finding(
-                call, f"`inline_asm_elementwise` with PTX `{asm.value.strip()[:40]}` only "
+                call,
+                f"`inline_asm_elementwise` with PTX `{asm.value.strip()[:40]}` only "
                 "assembles for NVIDIA GPUs",
-                src.hint("Express it with `tl` operations, or guard it with the AMD target "
-                         "and AMDGPU assembly"))
+                src.hint(
+                    "Express it with `tl` operations, or guard it with the AMD target "
+                    "and AMDGPU assembly"
+                ),
+            )

@@ -1,0 +1,68 @@
+"""Engine pieces: constant expressions, line starts, overlapping fixes, file walking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rocport._diagnostics import Applicability, Edit, Finding, Fix, Location, Severity, line_starts
+from rocport.scan.cexpr import evaluate
+from rocport.scan.context import CudaSource
+from rocport.scan.engine import iter_files
+from rocport.scan.fixer import apply_edits
+
+NAMES = {"N": "256", "TILE": "(N / 8)", "BAD": "foo(1)", "LOOP": "LOOP + 1"}
+
+
+@given(st.integers(-(10**6), 10**6), st.integers(1, 1000), st.integers(0, 20))
+def test_evaluate_matches_c_arithmetic(a: int, b: int, shift: int) -> None:
+    assert evaluate(f"{a} + {b} * 3", NAMES.get) == a + b * 3
+    assert evaluate(f"({a}) / {b}", NAMES.get) == int(a / b)  # C truncates toward zero
+    assert evaluate(f"({a}) % {b}", NAMES.get) == a - int(a / b) * b
+    assert evaluate(f"{b} << {shift}", NAMES.get) == b << shift
+
+
+def test_evaluate_names_sizeof_and_unknowns() -> None:
+    assert evaluate("TILE * TILE * sizeof(float)", NAMES.get) == 32 * 32 * 4
+    assert evaluate("0x1000u + 1'000", NAMES.get) == 4096 + 1000
+    assert evaluate("BAD", NAMES.get) is None
+    assert evaluate("LOOP", NAMES.get) is None  # self-reference stops, never recurses forever
+    assert evaluate("sizeof(MyStruct)", NAMES.get) is None
+    assert evaluate("n / 0", {"n": "1"}.get) is None
+
+
+@given(st.text(alphabet="ab\n\r", max_size=50))
+def test_line_starts_match_the_shared_helper(text: str) -> None:
+    assert CudaSource("p", text).line_starts == line_starts(text)
+
+
+def _finding(start: int, end: int, text: str, applicability=Applicability.SAFE) -> Finding:
+    return Finding(
+        "RP999",
+        Severity.WARNING,
+        Location("p", 1, start + 1),
+        "m",
+        Fix("t", (Edit(start, end, text),), applicability),
+    )
+
+
+def test_overlapping_fixes_apply_once_and_unsafe_needs_opt_in() -> None:
+    text = "abcdef"
+    findings = [
+        _finding(0, 2, "X"),
+        _finding(1, 3, "Y"),
+        _finding(4, 5, "Z"),
+        _finding(5, 6, "U", Applicability.UNSAFE),
+    ]
+    assert apply_edits(text, findings) == ("XcdZf", 2)
+    assert apply_edits(text, findings, unsafe=True) == ("XcdZU", 3)
+
+
+def test_walk_skips_default_and_given_excludes(tmp_path: Path) -> None:
+    for name in ("src/a.cu", ".git/x.cu", "node_modules/y.cu", "gen/z.cu", "src/b.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found = {p.relative_to(tmp_path).as_posix() for p in iter_files([tmp_path], ["gen"])}
+    assert found == {"src/a.cu", "src/b.py"}

@@ -163,6 +163,13 @@ def main() -> None:
         outputs[tool] = [out / p.relative_to(corpus) for p in inputs]
         console.print(f"{tool}: {runs[tool][0]:.1f} s")
 
+    differ = [
+        a for a, b in zip(outputs["rocport --jobs 2"], outputs["rocport --jobs 1"], strict=True)
+        if a.read_bytes() != b.read_bytes()
+    ]  # fmt: skip
+    if differ:
+        console.print(f"[red]warning: --jobs 2 and --jobs 1 outputs differ in {len(differ)} files")
+
     perl_tree = work / "hipify-perl"
     shutil.copytree(corpus, perl_tree)
     perl_files = [perl_tree / p.relative_to(corpus) for p in inputs]

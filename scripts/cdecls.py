@@ -212,6 +212,11 @@ class HeaderScanner:
                 )
         return out
 
+    def _deprecated(self, body: list[str]) -> bool:
+        return any(
+            "DEPRECATED" in t or t == "deprecated" or t in self.deprecating_macros for t in body
+        )
+
     def _add(self, name: str, decl: Decl) -> None:
         old = self.decls.get(name)
         if old is None or (old.kind == "macro" and decl.kind != "macro"):
@@ -392,7 +397,11 @@ class HeaderScanner:
             if name:
                 self._add(
                     qual(name, path),
-                    Decl("enum" if tag == "enum" else "type", header, deprecated=_deprecated(body, self.deprecating_macros)),
+                    Decl(
+                        "enum" if tag == "enum" else "type",
+                        header,
+                        deprecated=self._deprecated(body),
+                    ),
                 )
             return _Scope("enum" if tag == "enum" else "class", saved=list(stmt), resume=True)
         if fn is not None and "=" not in body[: body.index(fn)]:
@@ -408,7 +417,8 @@ class HeaderScanner:
             return
         params = _params(body, i + 1)
         self._add(
-            qual(fn, path), Decl("function", header, params=params, deprecated=_deprecated(body, self.deprecating_macros))
+            qual(fn, path),
+            Decl("function", header, params=params, deprecated=self._deprecated(body)),
         )
 
     def _statement(self, stmt: list[str], path: str, header: str, qual) -> None:
@@ -431,12 +441,14 @@ class HeaderScanner:
             for name in names:
                 self._add(
                     qual(name, path),
-                    Decl("type", header, deprecated=_deprecated(body, self.deprecating_macros), alias_of=target),
+                    Decl("type", header, deprecated=self._deprecated(body), alias_of=target),
                 )
             return
         if body[0] == "using":
             if len(body) > 2 and body[1] != "namespace" and "=" in body:
-                self._add(qual(body[1], path), Decl("type", header, deprecated=_deprecated(body, self.deprecating_macros)))
+                self._add(
+                    qual(body[1], path), Decl("type", header, deprecated=self._deprecated(body))
+                )
             elif len(body) > 1 and body[1] != "namespace" and _IDENT.match(body[-1]):
                 self._add(qual(body[-1], path), Decl("alias", header))
             return
@@ -620,10 +632,6 @@ def _typedef_names(body: list[str], attributes: set[str]) -> list[str]:
         if idents:
             names.append(idents[-1])
     return names
-
-
-def _deprecated(body: list[str], macros: set[str] = frozenset()) -> bool:
-    return any("DEPRECATED" in t or t == "deprecated" or t in macros for t in body)
 
 
 def scan_headers(

@@ -15,7 +15,7 @@ from rocport.port.translator import translate
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.glob("*.cu"))
 _DIRECTIVE = re.compile(
-    r"^\s*//\s*(RUN-ROCM|RUN-OPTIONS|CHECK|CHECK-INSERTED|CHECK-REPORT|CHECK-COUNTS):(.*)$"
+    r"^\s*//\s*(RUN-ROCM|RUN-OPTIONS|RUN-NAMES|CHECK|CHECK-INSERTED|CHECK-REPORT|CHECK-COUNTS):(.*)$"
 )
 _REPORT = re.compile(r"(translated|unsupported|unknown)\s+(\S+)\s+(\d+):(\d+)")
 
@@ -24,6 +24,7 @@ _REPORT = re.compile(r"(translated|unsupported|unknown)\s+(\S+)\s+(\d+):(\d+)")
 class Spec:
     rocm: str | None = None
     options: dict[str, str] = field(default_factory=dict)
+    names: list[tuple[str, str]] = field(default_factory=list)
     checks: dict[int, str] = field(default_factory=dict)  # 0-based input line -> expected text
     inserted: list[str] = field(default_factory=list)
     reports: list[tuple[str, str, int, int]] = field(default_factory=list)
@@ -45,6 +46,8 @@ def parse(text: str) -> Spec:
             spec.rocm = value
         elif name == "RUN-OPTIONS":
             spec.options.update(word.split("=", 1) for word in value.split())
+        elif name == "RUN-NAMES":
+            spec.names += [tuple(word.split("=", 1)) for word in value.split()]
         elif name == "CHECK":
             assert last_code is not None, f"line {number + 1}: CHECK before any line"
             assert last_code not in spec.checks, f"line {number + 1}: two CHECKs for one line"
@@ -62,7 +65,7 @@ def parse(text: str) -> Spec:
 
 
 def _translate(text: str, spec: Spec):
-    options = PortOptions(rocm=spec.rocm, **spec.options)
+    options = PortOptions(rocm=spec.rocm, extra_names=tuple(sorted(spec.names)), **spec.options)
     mapping = load_mapping(rocm=spec.rocm, blas=options.blas)
     return translate(text, path="golden.cu", mapping=mapping, options=options), mapping, options
 

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.scan.conftest import FIXTURES
 
 from rocport.cli.main import main
+
+from ._helpers import FIXTURES
 
 WARP = """\
 __device__ float reduce(float v) {

@@ -66,3 +66,20 @@ def test_walk_skips_default_and_given_excludes(tmp_path: Path) -> None:
         (tmp_path / name).write_text("")
     found = {p.relative_to(tmp_path).as_posix() for p in iter_files([tmp_path], ["gen"])}
     assert found == {"src/a.cu", "src/b.py"}
+
+
+def test_parallel_scan_gives_the_same_report(tmp_path: Path) -> None:
+    import shutil
+
+    from rocport.scan.engine import scan_paths
+    from rocport.scan.rules import RULES
+
+    from ._helpers import FIXTURES
+
+    for copy in range(2):
+        shutil.copytree(FIXTURES, tmp_path / f"copy{copy}")
+    serial = scan_paths([tmp_path], RULES, jobs=1)
+    parallel = scan_paths([tmp_path], RULES, jobs=2)
+    assert serial.files == parallel.files > 2 * 16
+    assert [f.to_dict() for f in serial.findings] == [f.to_dict() for f in parallel.findings]
+    assert serial.sources == parallel.sources

@@ -5,11 +5,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from tests.scan.conftest import FIXTURES, fixture
-
 import rocport.scan.rules as rules_package
 from rocport.scan.registry import REQUIRED_SECTIONS, RULE_ID, FixAvailability, Language
 from rocport.scan.rules import BY_ID, RULES, resolve
+
+from ._helpers import FIXTURES, fixture
 
 
 def test_ids_and_names_are_unique_and_well_formed() -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.scan.conftest import SNAPSHOTS, fixture
 
 from rocport._diagnostics import Applicability
 from rocport.scan.engine import language_of, scan_text
 from rocport.scan.fixer import applicable, fix_text
 from rocport.scan.rules import BY_ID
+
+from ._helpers import SNAPSHOTS, fixture
 
 
 def _scan(rule_id: str, stem: str):

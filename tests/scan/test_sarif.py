@@ -8,11 +8,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from tests.scan.conftest import FIXTURES
 
 from rocport.scan.engine import scan_paths
 from rocport.scan.output import sarif
 from rocport.scan.rules import RULES
+
+from ._helpers import FIXTURES
 
 SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text())
 

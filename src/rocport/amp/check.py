@@ -91,7 +91,9 @@ def folder_batches(cfg: CheckConfig, device: str) -> list[tuple[torch.Tensor, to
     loader = torch.utils.data.DataLoader(
         dataset, batch_size=cfg.batch, shuffle=False, drop_last=True
     )
-    batches = [(x.to(device), y.to(device)) for _, (x, y) in zip(range(cfg.steps), loader, strict=False)]
+    batches = [
+        (x.to(device), y.to(device)) for _, (x, y) in zip(range(cfg.steps), loader, strict=False)
+    ]
     if len(batches) < cfg.steps:
         raise InputError(
             f"--data holds {len(batches)} full batches of {cfg.batch}; {cfg.steps} asked for"

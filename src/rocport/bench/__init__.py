@@ -1,20 +1,10 @@
-"""The validation suite behind ``rocport bench``: measured right, compared side by side."""
+"""The validation suite behind ``rocport bench``: measured right, compared side by side.
+
+``rocport.bench.suite.run_suite`` runs it (and needs PyTorch); the names below load
+without PyTorch, so that ``compare`` and ``report`` work on any machine.
+"""
 
 from rocport.bench.results import Check, Result, Skipped, load, validate, write
-from rocport.bench.suite import PRESETS, SuiteConfig, preset, run_suite
 from rocport.bench.timing import Timing, measure
 
-__all__ = [
-    "PRESETS",
-    "Check",
-    "Result",
-    "Skipped",
-    "SuiteConfig",
-    "Timing",
-    "load",
-    "measure",
-    "preset",
-    "run_suite",
-    "validate",
-    "write",
-]
+__all__ = ["Check", "Result", "Skipped", "Timing", "load", "measure", "validate", "write"]

@@ -14,7 +14,7 @@ from rocport._fs import atomic_write
 
 @dataclass(frozen=True)
 class Row:
-    """One result id across all files: values (None where a file lacks it) and ratios to the first."""
+    """One result id across all files: values (None where one lacks it), ratios to the first."""
 
     id: str
     unit: str

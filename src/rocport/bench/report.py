@@ -10,7 +10,7 @@ def _fmt(value: float | None, spec: str = ",.4g") -> str:
 
 
 def markdown(document: dict[str, Any]) -> str:
-    """The report: device and software, every result with its spread and % of peak, checks, skips."""
+    """Device and software, each result with its spread and % of peak, checks, skips."""
     meta = document["metadata"]
     dev, sw = meta["device"], meta["software"]
     lines = [

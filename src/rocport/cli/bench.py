@@ -71,6 +71,12 @@ def _words(value: str | None, allowed: tuple[str, ...], what: str) -> tuple[str,
     default=None,
     help="Write the results JSON here.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(1),
+    default=None,
+    help="CPU intra-op threads (torch.set_num_threads); 1 is steadiest on a busy host.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.option(
     "--plain-progress",
@@ -95,6 +101,7 @@ def command(
     no_triton: bool,
     nproc: int | None,
     out: Path | None,
+    threads: int | None,
     quiet: bool,
     plain_progress: bool,
 ) -> None:
@@ -110,6 +117,10 @@ def command(
     from rocport.bench.report import markdown
 
     console = Console(stderr=True)
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
     launched = ddp.torchrun_rank()
     if nproc is not None or launched is not None:
         raw = _run_ddp(

@@ -1,4 +1,4 @@
-"""``rocport profile``: where the time goes, from rocprofv3, rocprof, nsys, ncu or torch.profiler."""
+"""``rocport profile``: where the time goes (rocprofv3, rocprof, nsys, ncu, torch.profiler)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 from pathlib import Path
 
@@ -50,6 +52,14 @@ def _split(values: tuple[str, ...]) -> list[str]:
     metavar="GLOB",
     help="Skip files and folders matching this glob; repeatable.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Processes to scan with; 0 means one per CPU (small trees always use one).",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes (shows the diff first).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also unsafe fixes.")
 @click.option(
@@ -69,6 +79,7 @@ def command(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     exclude: tuple[str, ...],
+    jobs: int,
     fix: bool,
     unsafe_fixes: bool,
     diff_only: bool,
@@ -132,7 +143,7 @@ def command(
     ignored = {rule.id for rule in rules_for(_split(ignore))}
     rules = [rule for rule in RULES if rule in selected and rule.id not in ignored]
 
-    report = scan_paths(list(paths), rules, exclude)
+    report = scan_paths(list(paths), rules, exclude, jobs or os.cpu_count() or 1)
     if fix or diff_only:
         fixed = fixer.fix_report(report, rules, unsafe=unsafe_fixes)
         stream = sys.stdout if output_format == "text" or output is not None else sys.stderr
@@ -155,7 +166,7 @@ def command(
             err=True,
         )
         if fixed:
-            report = scan_paths(list(paths), rules, exclude)
+            report = scan_paths(list(paths), rules, exclude, jobs or os.cpu_count() or 1)
 
     if output_format == "text" and output is None:
         text_output.render(report, console)
@@ -165,9 +176,9 @@ def command(
         elif output_format == "sarif":
             document = sarif_output.render(report, rules)
         else:
-            capture = Console(record=True, width=120, file=open("/dev/null", "w"))  # noqa: SIM115
+            capture = Console(file=io.StringIO(), width=120, highlight=False)
             text_output.render(report, capture)
-            document = capture.export_text()
+            document = capture.file.getvalue()
         if output is None:
             click.echo(document, nl=False)
         else:

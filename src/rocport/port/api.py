@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rocport.errors import InputError, OutputError
-from rocport.port import tree
+from rocport.port import translator, tree
 from rocport.port.build import migrate
 from rocport.port.config import (
     BuildFiles,
@@ -19,6 +19,7 @@ from rocport.port.config import (
     find_config,
     read_compile_commands,
 )
+from rocport.port.mapping import load_mapping
 from rocport.port.model import PortOptions, TreeReport
 
 #: suffix of the default output: ``src/`` -> ``src-hip/``, ``kernel.cu`` -> ``kernel-hip.cu``
@@ -189,11 +190,7 @@ def port_tree(
             options = replace(options, rocm=toolchain.release)
     selected = _selector(src, config, include, exclude, compile_commands)
     if mapping is None:
-        from rocport.port.mapping import load_mapping
-
         mapping = load_mapping(rocm=options.rocm, blas=options.blas, extra=config.entries or None)
-    if translate is None:
-        from rocport.port.translator import translate
     out_root = _output_root(
         src, None if out is None else Path(out), in_place=in_place, examine=examine
     )
@@ -201,7 +198,7 @@ def port_tree(
     local = tree.defined_names(items, mapping) | options.local_names
     options = replace(options, local_names=local)
     jobs = jobs or os.cpu_count() or 1
-    engine = tree.Engine(translate, migrate, mapping, options)
+    engine = tree.Engine(translate or translator.translate, migrate, mapping, options)
     results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
     if not examine:
         tree.write_results(

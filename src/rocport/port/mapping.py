@@ -310,6 +310,10 @@ def load_mapping(
 ) -> Mapping:
     """Load the mapping resolved for ROCm release ``rocm`` (default: the newest in the data).
 
+    ``rocm`` is ``MAJOR.MINOR`` (a patch level is ignored); turning ``auto`` into the installed
+    release is the caller's job. A release the data does not know is allowed: only cited
+    ``since`` values apply to it.
+
     ``blas="rocblas"`` swaps the cuBLAS family for its rocBLAS variant. ``extra`` adds
     project-specific names on top (from ``rocport.toml`` or ``--map``): ``{"cudaX": "hipX"}``,
     ``{"cudaX": {"hip": "hipX", "kind": "type", "note": "..."}}`` or ``{"cudaX": None}``

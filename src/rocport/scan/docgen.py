@@ -28,6 +28,9 @@ rocport scan src/ --select RP1 --ignore RP120 --fail-on error
 rocport scan --explain RP105
 ```
 
+Large trees are scanned in one process per CPU (`-j N` to choose); a tree of fewer than 32
+files stays in one process.
+
 Exit status: 0 when no finding at or above `--fail-on` (default `warning`) remains, 1 when
 one does (with `--diff`: 1 when there is something to fix), 2 on bad input.
 

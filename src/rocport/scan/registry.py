@@ -8,7 +8,9 @@ modules explicitly, one line per rule.
 from __future__ import annotations
 
 import enum
+import inspect
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -83,9 +85,6 @@ def rule(
     """Mark ``check`` as a rule; the rule record is stored on the function as ``rule``."""
 
     def decorate(check: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:
-        import inspect
-        import sys
-
         doc = inspect.cleandoc(sys.modules[check.__module__].__doc__ or "")
         check.rule = Rule(id, name, severity, language, fix, check, doc)  # type: ignore[attr-defined]
         return check

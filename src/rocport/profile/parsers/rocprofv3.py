@@ -1,8 +1,9 @@
-"""``rocprofv3 --kernel-trace --stats``: ``<prefix>_kernel_stats.csv``; ``--pmc``: ``counter_collection.csv``.
+"""rocprofv3: ``<prefix>_kernel_stats.csv`` (``--kernel-trace --stats``), counters (``--pmc``).
 
 Formats (ROCprofiler-SDK, "Using rocprofv3", https://rocm.docs.amd.com/projects/rocprofiler-sdk/en/latest/how-to/using-rocprofv3.html):
 
-- kernel stats: ``"Name","Calls","TotalDurationNs","AverageNs","Percentage","MinNs","MaxNs","StdDev"``;
+- kernel stats: ``"Name","Calls","TotalDurationNs","AverageNs","Percentage",
+  "MinNs","MaxNs","StdDev"``;
 - counter collection: one row per (dispatch, counter), with ``"Dispatch_Id"``,
   ``"Kernel_Name"``, ``"Counter_Name"``, ``"Counter_Value"`` and, in ROCm 6.2 and later,
   ``"Start_Timestamp"``/``"End_Timestamp"`` in ns.

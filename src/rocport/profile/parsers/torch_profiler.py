@@ -33,7 +33,7 @@ def _ns(text: str, source: str) -> float:
 
 
 def parse_key_averages(text: str, source: str) -> KernelTable:
-    """Device kernels (rows with device time and no CPU time) or, on CPU runs, operators by self CPU."""
+    """Device kernels (device time, no CPU time) or, on CPU runs, operators by self CPU."""
     lines = text.splitlines()
     rules = [
         i

@@ -44,6 +44,23 @@ _TRIG = re.compile(r"\b(?:__)?(?:sin|cos|sincos)(?:f|pi|pif)?\s*\(")
 _PI = re.compile(r"\bM_PI\w*|\bPI\b|\bpi\b|3\.14159|\bTWO_PI\b|\bkPi\b")
 
 
+_FOR = re.compile(r"for\s*\(")
+
+
+def _device_for_loops(src: CudaSource):
+    """``for`` loops inside device functions that contain a ``+=``."""
+    code = src.code
+    for function in src.device_functions:
+        start, end = function.body
+        if code.find("+=", start, end) == -1:
+            continue
+        for head in _FOR.finditer(code, start, end):
+            if src.starts_word(head.start()):
+                loop = src.loop_at(head.start(), "for", head.end() - 1)
+                if loop is not None:
+                    yield loop
+
+
 @rule(id="RP121", name="hand-written-gemm-fft", severity=Severity.NOTE, language=Language.CUDA)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
@@ -52,12 +69,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
     if not any(src.in_device_code(pos) for pos in src.find_all("+=")):
         return
     reported: set[int] = set()
-    for loop in src.loops:
-        if (
-            loop.keyword != "for"
-            or "+=" not in code[loop.body[0] : loop.body[1]]
-            or not src.in_device_code(loop.start)
-        ):
+    for loop in _device_for_loops(src):
+        if "+=" not in code[loop.body[0] : loop.body[1]]:
             continue
         function = src.function_at(loop.start)
         var = _LOOP_VAR.match(code, loop.header[0], loop.header[1])

@@ -38,7 +38,7 @@ stage() {  # stage NAME SECONDS CMD...
 if [ "$PRESET" = tiny ]; then
   BENCH_ARGS=(--preset tiny --device cpu)
   IND_ARGS=(--steps 2 --warmup 1 --matmul-n 256)
-  AMP_ARGS=(--device cpu --steps 3 --batch 2 --input-shape 3,32,32)
+  AMP_ARGS=(--device cpu --model resnet18 --steps 3 --batch 2 --input-shape 3,32,32)
   STEPS_ARGS=(--steps 1 --warmup 0 --batch 2 --resolution 32 --precision fp32)
 else
   BENCH_ARGS=(--preset full --batches 64,256)

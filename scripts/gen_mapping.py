@@ -1004,6 +1004,7 @@ PREFIXES: tuple[tuple[str, str], ...] = (
     (r"cub::", "cub"),
     (r"cooperative_groups::", "cooperative_groups"),
     (r"__shfl\w*_sync\b", "device"),
+    (r"__CUDA", "preprocessor"),
 )
 
 
@@ -1120,6 +1121,14 @@ def build(
                 del res.entries[k]
             else:
                 owner[k] = res.family.name
+    # A CUDA name with no HIP answer and no CUDA-looking prefix (libraryPropertyType's
+    # MAJOR_VERSION, say) would flag every user variable of that name: leave it out. Reserved
+    # names (a leading "__": __syncwarp, __vadd2) cannot be the user's, so they stay.
+    cuda_like = re.compile("|".join(f"(?:{p})" for p, _ in PREFIXES))
+    for res in results:
+        for k in [k for k, v in res.entries.items() if v.get("status") == "unsupported"]:
+            if "source" not in res.entries[k] and not (k.startswith("__") or cuda_like.match(k)):
+                del res.entries[k]
     files = {f"{r.family.name}.json": dumps(family_doc(r)) for r in results}
     files["includes.json"] = dumps(includes_doc(roots))
     files["reference_decls.json"] = json.dumps(refs, indent=1, sort_keys=True) + "\n"

@@ -157,3 +157,15 @@ def test_factory_returning_non_module_is_one_line(capsys):
         capsys,
     )
     assert code == 2 and err.startswith("rocport: error:") and "not a torch.nn.Module" in err
+
+
+def test_leading_scaler_skips_are_settling_not_failures():
+    from rocport.amp.check import _leading_skips
+    from rocport.amp.monitor import StepRecord
+
+    def rec(i, skipped, loss=1.0):
+        return StepRecord(i, loss, 2.0 ** (16 - i), not skipped, skipped)
+
+    assert _leading_skips([rec(0, True), rec(1, True), rec(2, False), rec(3, True)]) == 2
+    assert _leading_skips([rec(0, True, float("inf")), rec(1, True)]) == 0  # a real overflow
+    assert _leading_skips([rec(0, False)]) == 0

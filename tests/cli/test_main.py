@@ -43,3 +43,11 @@ def test_help_imports_no_torch() -> None:
     assert out.returncode == 0, out.stderr
     for name in SUBCOMMANDS:
         assert name in out.stdout
+
+
+def test_bad_option_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["port", "--blas", "mkl", "."])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("rocport: error: "), err

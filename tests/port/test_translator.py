@@ -355,3 +355,14 @@ def test_ggl_keeps_comments_and_continuations(mapping):
         "  hipLaunchKernelGGL(k, dim3(g), // one block per row",
         "      dim3(b), 0, 0, x);",
     ]
+
+
+def test_inserted_runtime_include_keeps_crlf_line_endings() -> None:
+    from rocport.port.mapping import load_mapping
+    from rocport.port.model import PortOptions
+    from rocport.port.translator import translate
+
+    text = "// kernel\r\n__global__ void k(float* p) { cudaFree(p); }\r\n"
+    out = translate(text, path="k.cu", mapping=load_mapping(rocm="6.4"), options=PortOptions()).text
+    assert "hip/hip_runtime.h" in out
+    assert out.count("\n") == out.count("\r\n"), repr(out)

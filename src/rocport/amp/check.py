@@ -46,6 +46,7 @@ class PrecisionReport:
     overflow: dict[str, Any] | None  # first layer whose activations overflowed, and at which step
     max_activation: dict[str, Any]  # the layer with the largest |activation| over the run
     loss_max_rel_diff: float | None = None  # vs fp32, over steps where both are finite
+    settling_steps: int = 0  # leading steps skipped while the scaler lowered its scale
     verdict: str = "pass"
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -154,7 +155,20 @@ def run_precision(
         problems=[asdict(p) for p in mp.problems],
         overflow=overflow,
         max_activation=largest,
+        settling_steps=_leading_skips(mp.history) if mp.uses_scaler else 0,
     )
+
+
+def _leading_skips(history) -> int:
+    """Skipped steps from step 0 on, before the first applied one (the scaler calibrating)."""
+    count = 0
+    for record in history:
+        if not record.skipped or not (
+            record.loss == record.loss and abs(record.loss) != float("inf")
+        ):
+            break
+        count += 1
+    return count
 
 
 def _finite(x: float) -> bool:
@@ -196,8 +210,21 @@ def judge(report: PrecisionReport, reference: PrecisionReport, cfg: CheckConfig)
         report.reasons.append(
             f"non-finite loss at {len(bad_losses)} step(s), first {bad_losses[0]}"
         )
-    if len(report.skipped_steps) > cfg.max_skip_fraction * max(1, len(report.losses)):
-        report.reasons.append(f"{len(report.skipped_steps)} of {len(report.losses)} steps skipped")
+    settling = report.settling_steps
+    later = [s for s in report.skipped_steps if s >= settling]
+    if report.scaler and settling == len(report.losses):
+        report.reasons.append(f"all {settling} steps skipped: the loss scale never settled")
+    elif len(later) > cfg.max_skip_fraction * max(1, len(report.losses) - settling):
+        report.reasons.append(
+            f"{len(later)} of {len(report.losses) - settling} steps skipped"
+            + (" after the scaler settled" if settling else "")
+        )
+    if settling and report.scaler:
+        report.notes.append(
+            f"the first {settling} step(s) were skipped while GradScaler lowered "
+            f"its scale to {report.scale_history[min(settling, len(report.scale_history) - 1)]:g} "
+            "(expected; not counted against the skip limit)"
+        )
     if report.scaler is False and report.nonfinite_grad_steps:
         report.reasons.append(
             f"non-finite gradients at steps {report.nonfinite_grad_steps[:5]} with no scaler"

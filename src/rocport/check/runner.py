@@ -146,7 +146,7 @@ def check_tree(
     )
     results: dict[str, UnitResult] = {}
     with (
-        _progress(progress, len(selected), toolchain) as advance,
+        _Progress(progress, len(selected), toolchain) as advance,
         ThreadPoolExecutor(workers) as pool,
     ):
         futures = [
@@ -373,7 +373,7 @@ def missing_headers(
     return missing
 
 
-class _progress:
+class _Progress:
     """A rich progress bar on stderr (or nothing), advanced once per finished unit."""
 
     def __init__(self, enabled: bool, total: int, toolchain: Toolchain) -> None:

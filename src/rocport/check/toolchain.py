@@ -17,7 +17,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -281,7 +281,6 @@ class RegistryEntry:
     launcher_script: Path | None
     setup: str
     note: str = ""
-    extra: dict = field(default_factory=dict)
 
     def launcher(self) -> Launcher:
         return Launcher(self.hipcc, self.root)

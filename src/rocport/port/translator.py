@@ -220,8 +220,9 @@ class _Translator:
         out = self._apply()
         if self._needs_runtime_header():
             at = directives.header_end(out)
-            prefix = "" if at == 0 or out[at - 1] == "\n" else "\n"
-            out = out[:at] + prefix + _INCLUDE_LINE + out[at:]
+            newline = "\r\n" if "\r\n" in out[: out.find("\n") + 1 or None] else "\n"
+            prefix = "" if at == 0 or out[at - 1] == "\n" else newline
+            out = out[:at] + prefix + _INCLUDE_LINE.replace("\n", newline) + out[at:]
             inserted.append(out.count("\n", 0, at) + 1 + len(prefix))
         return Translation(out, self._references(), inserted)
 

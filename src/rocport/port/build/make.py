@@ -1,0 +1,248 @@
+"""Migrate Makefiles from nvcc to hipcc: compiler, options, CUDA install paths, libraries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rocport.port.build import flags
+from rocport.port.build._data import nvcc_flag_index, table
+from rocport.port.build._edits import Editor
+from rocport.port.model import Outcome, PortOptions, Translation
+
+FAMILY = "make"
+_ASSIGN = re.compile(
+    r"[ \t]*(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(\?=|::=|:=|\+=|!=|=)"
+)
+_NVCC_WORD = re.compile(r"(?<![\w.-])nvcc(?![\w.-])")
+_VAR_REF = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A logical Makefile line (backslash continuations joined), without its comment."""
+
+    start: int
+    code_end: int
+    recipe: bool
+
+
+def _logical_lines(text: str) -> Iterator[_Line]:
+    pos, n = 0, len(text)
+    while pos < n:
+        end = pos
+        while True:
+            nl = text.find("\n", end)
+            nl = n if nl == -1 else nl
+            backslashes = len(text[end:nl]) - len(text[end:nl].rstrip("\\"))
+            if backslashes % 2 == 1 and nl < n:
+                end = nl + 1
+                continue
+            break
+        recipe = text.startswith("\t", pos)
+        yield _Line(pos, _comment_start(text, pos, nl, recipe), recipe)
+        pos = nl + 1
+
+
+def _comment_start(text: str, start: int, end: int, recipe: bool) -> int:
+    """Offset of the line's comment (``end`` when none); quotes and ``\\#`` protect ``#``."""
+    quote = None
+    i = start
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"" and recipe:
+            quote = c
+        elif c == "#" and (not recipe or i == start or text[i - 1] in " \t"):
+            return i
+        i += 1
+    return end
+
+
+def _words(text: str, start: int, end: int) -> list[flags.Word]:
+    """Whitespace-separated words; ``$(...)``, ``${...}`` and quotes stay inside one word."""
+    words: list[flags.Word] = []
+    i = start
+    while i < end:
+        if text[i] in " \t\r\n" or (text[i] == "\\" and text[i + 1 : i + 2] == "\n"):
+            i += 1 if text[i] != "\\" else 2
+            continue
+        begin = i
+        depth, quote = 0, None
+        while i < end:
+            c = text[i]
+            if quote:
+                quote = None if c == quote else quote
+            elif c in "'\"":
+                quote = c
+            elif c == "$" and text[i + 1 : i + 2] in ("(", "{"):
+                depth += 1
+                i += 2
+                continue
+            elif c in ")}" and depth:
+                depth -= 1
+            elif depth == 0 and (c in " \t\r\n" or (c == "\\" and text[i + 1 : i + 2] == "\n")):
+                break
+            i += 1
+        words.append(flags.Word(text[begin:i], begin, i))
+    return words
+
+
+def _rocm_roots(data: dict) -> tuple[str, ...]:
+    """``$(ROCM_PATH)``, ``${ROCM_PATH}`` and the default ROCm install folder."""
+    var = data["rocm_variable"]
+    return (f"$({var})", f"${{{var}}}", data["rocm_path"])
+
+
+class _MakeMigration:
+    def __init__(self, text: str, options: PortOptions) -> None:
+        self.data = table("make")
+        self.text = text
+        self.options = options
+        self.edit = Editor(text)
+        self.install_vars = set(self.data["install_variables"])
+        self.install_path = re.compile(self.data["install_path_pattern"])
+        self.flag_vars = re.compile(self.data["nvcc_flag_variables"])
+        self.has_platform = self.data["platform_define"] in text
+        roots = "|".join(re.escape(r) for r in _rocm_roots(self.data))
+        dirs = "|".join(sorted(map(re.escape, self.data["library_dirs"]), key=len, reverse=True))
+        self.library_dir = re.compile(rf"({roots})/({dirs})(?![A-Za-z0-9_])")
+        # nvcc options written inside $(foreach ...), $(if ...) and the like (long spellings only)
+        spellings = sorted((o for o in nvcc_flag_index() if len(o) >= 5), key=len, reverse=True)
+        self.embedded_option = re.compile(
+            rf"(?<![\w-])({'|'.join(map(re.escape, spellings))})(?=[\s=,)]|$)"
+        )
+        self.lines = list(_logical_lines(text))
+        self.nvcc_vars = self._nvcc_variables()
+
+    def _is_nvcc(self, word: str) -> bool:
+        if word == "nvcc" or word.endswith("/nvcc"):
+            return True
+        m = _VAR_REF.fullmatch(word)
+        return bool(m and (m.group(1) in self.nvcc_vars or m.group(1) == "NVCC"))
+
+    def _nvcc_variables(self) -> set[str]:
+        found: set[str] = set()
+        for line in self.lines:
+            m = _ASSIGN.match(self.text, line.start, line.code_end)
+            if m:
+                words = _words(self.text, m.end(), line.code_end)
+                if words and (words[0].text == "nvcc" or words[0].text.endswith("/nvcc")):
+                    found.add(m.group(1))
+        return found
+
+    def run(self) -> Translation:
+        for line in self.lines:
+            self._line(line)
+        return self.edit.result()
+
+    def _line(self, line: _Line) -> None:
+        m = None if line.recipe else _ASSIGN.match(self.text, line.start, line.code_end)
+        value_start = m.end() if m else line.start
+        if m and m.group(1) in self.install_vars:
+            self._rename_var(m.start(1), m.group(1))
+        strict_all = bool(m and self.flag_vars.match(m.group(1)))
+        words = _words(self.text, value_start, line.code_end)
+        # an nvcc command: the words after the compiler are nvcc options
+        segments: list[tuple[list[flags.Word], bool]] = []
+        current: list[flags.Word] = []
+        strict = strict_all
+        for word in words:
+            if self._is_nvcc(word.text):
+                segments.append((current, strict))
+                self._compiler(word)
+                current, strict = [], True
+                continue
+            if word.text in ("&&", "||", ";", "|"):
+                segments.append((current, strict))
+                current, strict = [], strict_all
+                continue
+            current.append(word)
+        segments.append((current, strict))
+        for segment, is_strict in segments:
+            self._platform(segment)
+            self._paths(segment)
+            context = flags.FlagContext(
+                self.options.offload_arch, self.options.blas, strict=is_strict
+            )
+            self.edit.apply_rewrites(segment, flags.translate(segment, context))
+        for word in words:
+            at = _NVCC_WORD.search(word.text) or self.embedded_option.search(word.text)
+            if at and self.edit.claim(word.start, word.end):
+                self.edit.refer(
+                    word.start + at.start(),
+                    word.text,
+                    Outcome.UNKNOWN,
+                    FAMILY,
+                    None,
+                    "nvcc or an nvcc option inside a make expression rocport does not rewrite: "
+                    "check it by hand",
+                )
+
+    def _compiler(self, word: flags.Word) -> None:
+        text = word.text
+        if text == "nvcc" or text.endswith("/nvcc"):
+            new = text[: -len("nvcc")] + "hipcc"
+            new = self._map_path(new)
+            if self.edit.replace(word.start, word.end, new):
+                self.edit.refer(word.start, text, Outcome.TRANSLATED, FAMILY, new)
+
+    def _rename_var(self, start: int, name: str) -> None:
+        new = self.data["rocm_variable"]
+        if self.edit.replace(start, start + len(name), new):
+            self.edit.refer(start, name, Outcome.TRANSLATED, FAMILY, new)
+
+    def _map_path(self, text: str) -> str:
+        if "$" not in text and "cuda" not in text:
+            return text
+        rocm_var = self.data["rocm_variable"]
+
+        def var(m: re.Match[str]) -> str:
+            name = m.group(1)
+            return m.group(0).replace(name, rocm_var) if name in self.install_vars else m.group(0)
+
+        new = _VAR_REF.sub(var, text)
+        new = self.install_path.sub(self.data["rocm_path"], new)
+        return self.library_dir.sub(lambda m: f"{m[1]}/{self.data['library_dirs'][m[2]]}", new)
+
+    def _paths(self, words: list[flags.Word]) -> None:
+        """CUDA install paths and ``$(CUDA_PATH)`` references in words other than the compiler."""
+        for word in words:
+            new = self._map_path(word.text)
+            if new != word.text and self.edit.replace(word.start, word.end, new):
+                self.edit.refer(word.start, word.text, Outcome.TRANSLATED, FAMILY, new)
+
+    def _platform(self, words: list[flags.Word]) -> None:
+        """``-I<ROCm include dir>`` for a host compiler: add the HIP platform macro beside it."""
+        if self.has_platform:
+            return
+        rocm_var = self.data["rocm_variable"]
+        includes = (
+            f"$({rocm_var})/include",
+            f"${{{rocm_var}}}/include",
+            f"{self.data['rocm_path']}/include",
+        )
+        for word in words:
+            mapped = self._map_path(word.text)
+            if word.text.startswith("-I") and mapped[2:].rstrip("/") in includes:
+                define = self.data["platform_define"]
+                if self.edit.replace(word.start, word.end, f"{mapped} {define}"):
+                    self.edit.refer(
+                        word.start,
+                        word.text,
+                        Outcome.TRANSLATED,
+                        FAMILY,
+                        f"{mapped} {define}",
+                        self.data["platform_note"],
+                    )
+                return
+
+
+def migrate(text: str, options: PortOptions) -> Translation:
+    """The hipcc form of a Makefile, with one reference per CUDA construct found."""
+    return _MakeMigration(text, options).run()

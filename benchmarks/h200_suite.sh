@@ -21,8 +21,9 @@ LOG="$OUT/suite.log"
 : >"$LOG"
 SCRATCH=$(mktemp -d)
 
-stage() {  # stage NAME SECONDS CMD...
+stage() {  # stage NAME SECONDS CMD...   (SUITE_SKIP="amp-check doctor" leaves stages out)
   local name=$1 limit=$2; shift 2
+  case " ${SUITE_SKIP:-} " in *" $name "*) echo "== $name: skipped (SUITE_SKIP)" | tee -a "$LOG"; return 0 ;; esac
   local t0=$SECONDS
   echo "== $name: $*" >>"$LOG"
   timeout --kill-after=10 "$limit" "$@" >>"$LOG" 2>&1
@@ -70,7 +71,7 @@ stage amp-check 70 "$PY" -m rocport amp-check --model resnet50 --precisions fp16
 stage profile-torch 50 "$PY" -m rocport profile --python benchmarks/resnet50_steps.py \
   --output-dir "$SCRATCH/torch" --json "$OUT/profile_torch.json" --top 15 -- "${STEPS_ARGS[@]}"
 
-if command -v ncu >/dev/null 2>&1; then
+if command -v ncu >/dev/null 2>&1 && [[ " ${SUITE_SKIP:-} " != *" profile-ncu "* ]]; then
   stage profile-ncu 75 "$PY" -m rocport profile --tool ncu --counters --kernel 'conv|xmma|fprop|nvjet|gemm' \
     --launch-skip 20 --launch-count 1 --timeout 70 --output-dir "$SCRATCH/ncu" --json "$OUT/profile_ncu.json" \
     -- "$PY" benchmarks/resnet50_steps.py --steps 1 --warmup 1 --batch 64 --precision bf16 --channels-last

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -148,7 +148,10 @@ def test_wrong_header_for_the_release_is_a_failure(write, rocm64, tmp_path: Path
 
 
 def test_project_headers_defines_and_outside_includes(write, rocm64, tmp_path: Path) -> None:
-    outside = Path("/var/tmp") / f"rocport-inc-{os.getpid()}-{tmp_path.name}"
+    # outside /tmp, so that it must be bind-mounted into the root; a fixed name, so that the
+    # root keeps one mount point for it, not one per run
+    outside = Path("/var/tmp/rocport-check-tests/include")
+    shutil.rmtree(outside, ignore_errors=True)
     outside.mkdir(parents=True)
     try:
         (outside / "scale.h").write_text("#define SCALE 3.0f\n")

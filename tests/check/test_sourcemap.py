@@ -130,3 +130,30 @@ def test_port_report_adds_its_issues(tmp_path: Path) -> None:
     assert file_map.cuda_path == str(tmp_path / "src" / "k.cu")
     assert file_map.changed_on(7) == [ChangedName("cudaFooBar", None, "unknown")]
     assert file_map.changed_on(5) == [ChangedName("cudaMalloc", "hipMalloc")]
+
+
+def test_real_port_report_with_relative_paths(tmp_path: Path, monkeypatch) -> None:
+    """`rocport port --json` written in one folder, read from another."""
+    import subprocess
+    import sys
+
+    (tmp_path / "proj" / "src").mkdir(parents=True)
+    (tmp_path / "proj" / "src" / "k.cu").write_text(
+        CUDA.replace("cudaFree(d);", "cudaFree(d);\n    cudaDeviceFlushGPUDirectRDMAWrites(x, y);")
+    )
+    subprocess.run(
+        [sys.executable, "-m", "rocport", "port", "src", "-o", "src-hip", "--json", "port.json"],
+        cwd=tmp_path / "proj",
+        check=True,
+        capture_output=True,
+    )
+    monkeypatch.chdir(tmp_path)
+    file_map = SourceMap.from_report(
+        tmp_path / "proj" / "port.json", tmp_path / "proj" / "src-hip"
+    ).get("k.cu")
+    assert (
+        file_map is not None
+        and Path(file_map.cuda_path).resolve() == tmp_path / "proj" / "src" / "k.cu"
+    )
+    assert ChangedName("cudaMalloc", "hipMalloc") in file_map.changed_on(5)
+    assert [n.outcome for n in file_map.changed_on(8)] == ["unsupported"]

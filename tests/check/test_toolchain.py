@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -77,8 +78,9 @@ def test_sid_hipcc_script_compiles_outside_the_repository(
         pytest.skip("scripts/sid-hipcc lives in the project checkout, not in an installed package")
     work = tmp_path
     if place == "outside_tmp":  # a folder that the script must bind-mount itself
-        work = Path("/var/tmp") / f"rocport-test-{os.getpid()}-{tmp_path.name}"
-        work.mkdir(parents=True, exist_ok=True)
+        work = Path("/var/tmp/rocport-check-tests/work")  # fixed: one mount point in the root
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
     include = tmp_path / "include"
     include.mkdir()
     (include / "scale.h").write_text("#define SCALE 2.0f\n")

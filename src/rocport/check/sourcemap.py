@@ -133,7 +133,10 @@ class SourceMap:
             raise InputError(f"{report_path} is not JSON: {exc.msg} (line {exc.lineno})") from exc
         if not isinstance(data, dict) or not isinstance(data.get("files"), list):
             raise InputError(f"{report_path} is not a `rocport port --json` report (no files list)")
-        source_root = Path(data.get("source") or ".")
+        # Relative paths in the report are relative to where `rocport port` ran: try the
+        # current folder and the report's folder, and output paths also under the output root.
+        bases = [Path.cwd(), Path(report_path).resolve().parent]
+        source_root = _existing([Path(data.get("source") or ".")], bases, is_dir=True)
         output_root = Path(data["output"]) if data.get("output") else tree
         tree = tree.resolve()
         pairs: dict[str, Path] = {}
@@ -141,14 +144,14 @@ class SourceMap:
         for item in data["files"]:
             if not isinstance(item, dict) or not item.get("output") or not item.get("path"):
                 continue
-            output = Path(item["output"])
-            output = (output if output.is_absolute() else output_root / output).resolve()
+            output = _existing(
+                [Path(item["output"])], [*bases, *(b / output_root for b in bases), tree]
+            ).resolve()
             try:
                 rel = output.relative_to(tree).as_posix()
             except ValueError:
                 continue  # not part of the tree being checked
-            cuda = Path(item["path"])
-            pairs[rel] = cuda if cuda.is_absolute() else source_root / cuda
+            pairs[rel] = _existing([source_root / item["path"]], bases)
             issues[rel] = [i for i in item.get("issues") or () if isinstance(i, dict)]
         source_map = cls.from_pairs(pairs, tree)
         for rel, found in issues.items():
@@ -168,6 +171,16 @@ class SourceMap:
                         ),
                     )
         return source_map
+
+
+def _existing(paths: list[Path], bases: list[Path], *, is_dir: bool = False) -> Path:
+    """The first of ``paths`` (absolute, or under one of ``bases``) that exists, else the first."""
+    for path in paths:
+        for candidate in [path] if path.is_absolute() else [b / path for b in bases]:
+            if candidate.is_dir() if is_dir else candidate.is_file():
+                return candidate
+    first = paths[0]
+    return first if first.is_absolute() else bases[0] / first
 
 
 def _add_name(names: dict[int, list[ChangedName]], line: int, name: ChangedName) -> None:

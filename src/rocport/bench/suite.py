@@ -220,13 +220,15 @@ def derive_checks(results: list[Result]) -> list[Check]:
             Check("timer vs known sleep", calib.value, calib.id, "nominal sleep", 0.95, 1.05)
         )
         wall = calib.params["wall_clock_ms_per_call"]
+        # The loop's wall clock also holds the harness's per-repeat work (event sync, progress),
+        # so it bounds the timer from above only: a timer reading more than the wall is wrong.
         checks.append(
             Check(
-                "timer vs independent wall clock",
+                "timer within the loop's wall clock",
                 calib.timing.median_s * 1e3 / wall,
                 calib.id,
                 "wall clock of the whole loop",
-                0.95,
+                None,
                 1.05,
             )
         )

@@ -78,6 +78,7 @@ HIP_SETS: dict[str, tuple[str, ...]] = {
     "hipcub": ("hipcub/*.hpp", "hipcub/*/*.hpp", "hipcub/backend/rocprim/**/*.hpp"),
     "miopen": ("miopen/*.h",),
     "rocblas": ("rocblas/*.h", "rocblas/internal/*.h"),
+    "rocthrust": ("thrust/system/hip/*.h", "thrust/system/hip/detail/*.h"),
 }
 
 
@@ -449,7 +450,7 @@ FAMILIES: tuple[Family, ...] = (
         "cuda",
         ("cccl/cub/*.cuh", "cccl/cub/*/*.cuh"),
         r"cub::[A-Za-z]\w*",
-        ("hipcub",),
+        ("hipcub", "rocthrust"),  # rocthrust: Thrust's CUDA system -> thrust::hip (overrides)
         (prefix(("cub::", "hipcub::")),),
         exclude=r"cub::(detail|internal)\w*|cub::\w*(Impl|_impl|Policy\d*|Agent\w*)",
         namespace=("cub", "hipcub"),
@@ -1002,6 +1003,7 @@ PREFIXES: tuple[tuple[str, str], ...] = (
     (r"__nv_", "types"),
     (r"make_cu[A-Z]", "types"),
     (r"cub::", "cub"),
+    (r"thrust::cuda\b", "cub"),
     (r"cooperative_groups::", "cooperative_groups"),
     (r"__shfl\w*_sync\b", "device"),
     (r"__CUDA", "preprocessor"),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from rocport.cli._console import report_console
 from rocport.errors import InputError
 
 
@@ -124,9 +125,8 @@ def command(
             else "none",
             "[green]pass[/]" if r["verdict"] == "pass" else "[red]FAIL[/]",
         )
-    import sys
 
-    out = Console(width=None if sys.stdout.isatty() else 160)
+    out = report_console()
     out.print(table)
     for name, r in report["precisions"].items():
         for line in r["notes"]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from rocport.cli._console import report_console
 from rocport.errors import InputError
 
 _WORKLOADS = ("calibration", "gemm", "copy", "vector_add", "resnet")
@@ -240,7 +241,6 @@ def _run_ddp(
 )
 def compare_command(files: tuple[Path, ...], png: Path | None) -> None:
     """Side-by-side table of results files, ratios to the first, and a PNG bar chart."""
-    from rich.console import Console
 
     from rocport.bench import compare, results
 
@@ -248,9 +248,8 @@ def compare_command(files: tuple[Path, ...], png: Path | None) -> None:
         raise InputError("compare needs at least two results files")
     documents = [results.load(f) for f in files]
     labels = [compare.label(d, f) for d, f in zip(documents, files, strict=True)]
-    import sys
 
-    Console(width=None if sys.stdout.isatty() else 220).print(compare.table(documents, labels))
+    report_console().print(compare.table(documents, labels))
     png = png or files[0].with_name("compare.png")
     compare.chart(documents, labels, png)
     click.echo(f"wrote {png}", err=True)

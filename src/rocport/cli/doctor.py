@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from rocport.cli._console import report_console
+
 _ROOT = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
@@ -47,7 +49,6 @@ def command(
 
     Exit status: 0 when no check failed, 1 when any failed, 2 on bad usage.
     """
-    from rich.console import Console
 
     from rocport import __version__
     from rocport.doctor.engine import run_doctor
@@ -57,7 +58,7 @@ def command(
     if as_json:
         click.echo(render_json(report, __version__))
     else:
-        render_table(report, Console(soft_wrap=False))
+        render_table(report, report_console())
     sys.exit(1 if report.failed else 0)
 
 

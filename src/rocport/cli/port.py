@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from rocport.cli._console import report_console
+
 _RELEASE = re.compile(r"\d+\.\d+")
 
 
@@ -159,7 +161,6 @@ def command(
     The output mirrors SRC with the same file names (so #include "x.cuh" still resolves);
     non-source files are copied untouched, and outputs that would not change are not rewritten.
     """
-    from rich.console import Console
 
     from rocport.errors import InputError
     from rocport.port import api, report, tree
@@ -201,6 +202,6 @@ def command(
     if csv_path:
         report.write_csv(result, csv_path)
     to_stdout = "-" in (json_path, csv_path)
-    report.render(result, Console(stderr=to_stdout, soft_wrap=False), top=top)
+    report.render(result, report_console(stderr=to_stdout), top=top)
     if result.failed_checks:
         sys.exit(1)

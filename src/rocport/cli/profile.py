@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from rocport.cli._console import report_console
+
 
 def _fmt_ns(ns: float) -> str:
     for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
@@ -129,7 +131,6 @@ def command(
 
     Picks rocprofv3, rocprof, nsys or ncu, whichever is installed first in that order.
     """
-    from rich.console import Console
 
     from rocport._fs import atomic_write
     from rocport.profile import ProfileRequest, parse_file, run
@@ -160,9 +161,8 @@ def command(
                 launch_count=launch_count,
             )
         )
-    import sys
 
-    console = Console(width=None if sys.stdout.isatty() else 180)
+    console = report_console()
     console.print(render(table, top))
     for note in table.notes:
         console.print(f"note: {note}")

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from rocport.cli._console import report_console
+
 _SEVERITIES = ("note", "warning", "error")
 
 
@@ -111,7 +113,7 @@ def command(
                 ) from None
         return chosen
 
-    console = Console(highlight=False, soft_wrap=False)
+    console = report_console(highlight=False)
     if explain is not None:
         rule = rules_for([explain])[0]
         click.echo(

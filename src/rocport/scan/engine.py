@@ -130,8 +130,13 @@ def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[P
                     yield candidate
 
 
-def scan_text(text: str, path: str, language: Language, rules: Sequence[Rule]) -> list[Finding]:
-    """Run ``rules`` of ``language`` over one text; raises SyntaxError for bad Python."""
+def scan_text(
+    text: str, path: str, language: Language, rules: Sequence[Rule], *, triggers: bool = True
+) -> list[Finding]:
+    """Run ``rules`` of ``language`` over one text; raises SyntaxError for bad Python.
+
+    Rules whose triggers or gate rule out a finding in this text are skipped, unless
+    ``triggers`` is off (which gives the same findings, more slowly)."""
     selected = [r for r in rules if r.language is language]
     if not selected:
         return []
@@ -143,13 +148,29 @@ def scan_text(text: str, path: str, language: Language, rules: Sequence[Rule]) -
     else:
         src = CudaSource(path, text)
     findings: list[Finding] = []
+    present = _presence(text)
     for rule in selected:
+        if triggers and not rule.may_fire(src, present):
+            continue
         src.rule = rule
         findings.extend(rule.check(src))
     findings.sort(key=lambda f: (f.location.line, f.location.column, f.rule))
     if findings:
         _add_fingerprints(findings, text, src.line_starts)
     return findings
+
+
+def _presence(text: str):
+    """``literal in text``, remembered per literal (several rules share triggers)."""
+    seen: dict[str, bool] = {}
+
+    def present(literal: str) -> bool:
+        found = seen.get(literal)
+        if found is None:
+            found = seen[literal] = literal in text
+        return found
+
+    return present
 
 
 def _add_fingerprints(findings: list[Finding], text: str, starts: list[int]) -> None:

@@ -49,6 +49,17 @@ class Rule:
     fix: FixAvailability
     check: Callable[..., Iterator[Finding]]
     doc: str
+    #: literals of which at least one occurs in any text the rule can report on (empty: any text)
+    triggers: tuple[str, ...] = ()
+    #: a cheap test of the parsed source that is true wherever the rule can report (or None)
+    gate: Callable[..., bool] | None = None
+
+    def may_fire(self, src, present: Callable[[str], bool]) -> bool:
+        """Whether the rule can report on ``src``: one of its triggers is in the text
+        (``present`` answers that, cached per file) and its gate lets it through."""
+        if self.triggers and not any(map(present, self.triggers)):
+            return False
+        return self.gate is None or self.gate(src)
 
     @property
     def summary(self) -> str:
@@ -81,12 +92,22 @@ def rule(
     severity: Severity,
     language: Language,
     fix: FixAvailability = FixAvailability.NONE,
+    triggers: tuple[str, ...] = (),
+    gate: Callable[..., bool] | None = None,
 ) -> Callable[[Callable[..., Iterator[Finding]]], Callable[..., Iterator[Finding]]]:
-    """Mark ``check`` as a rule; the rule record is stored on the function as ``rule``."""
+    """Mark ``check`` as a rule; the rule record is stored on the function as ``rule``.
+
+    ``triggers`` and ``gate`` are necessary conditions for a finding, derived from the rule's
+    own patterns: a literal that every match contains (a literal of the blanked code is also
+    in the raw text), and a test of the blanked code. The engine skips the rule where they
+    fail, so they may only ever skip files the rule would find nothing in.
+    """
 
     def decorate(check: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:
         doc = inspect.cleandoc(sys.modules[check.__module__].__doc__ or "")
-        check.rule = Rule(id, name, severity, language, fix, check, doc)  # type: ignore[attr-defined]
+        check.rule = Rule(  # type: ignore[attr-defined]
+            id, name, severity, language, fix, check, doc, tuple(triggers), gate
+        )
         return check
 
     return decorate

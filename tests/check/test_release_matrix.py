@@ -71,10 +71,24 @@ def test_every_sample_is_ported_and_compiled_four_ways(matrix) -> None:
 @pytest.mark.parametrize("release", ["5.2", "6.4"])
 def test_rocport_ports_compile_with_their_release(matrix, release: str) -> None:
     _, _, columns = matrix
-    failures = _failures(columns[("rocport", release)])
+    column = columns[("rocport", release)]
+    # Known gaps: the port reports these names unsupported for the release, so the file is
+    # expected not to compile there (checked strictly: once it compiles, drop the row).
+    expected = KNOWN_UNSUPPORTED.get(release, {})
+    for unit, why in expected.items():
+        assert column.units[unit].status is Status.FAILED, f"{unit} now compiles ({why}): drop it"
+    failures = [f for f in _failures(column) if f.split(":")[0] not in expected]
     assert not failures, f"rocport --rocm {release} ports that do not compile:\n" + "\n".join(
         failures
     )
+
+
+KNOWN_UNSUPPORTED = {
+    "5.2": {
+        "examples/driver_api.cu": "cuGetErrorName/cuGetErrorString: HIP 5.2 has no "
+        "hipDrvGetErrorName/hipDrvGetErrorString; the port reports both unsupported",
+    }
+}
 
 
 @pytest.mark.parametrize("release", ["5.2", "6.4"])

@@ -20,7 +20,6 @@ _STRING = re.compile(_PARTS["string"])
 _CHAR = re.compile(_PARTS["char"])
 _RAW = re.compile(_PARTS["raw"])
 _NUMBER = re.compile(_PARTS["number"])
-_NOT_NEWLINE = re.compile(r"[^\n]")
 _NUMBER_RUN = re.compile(r"[\w.']")
 
 
@@ -45,12 +44,19 @@ def _inside_number(text: str, quote: int) -> bool:
     return False
 
 
+def _spaces(piece: str) -> str:
+    """``piece`` with every character but a newline turned into a space."""
+    if "\n" not in piece:
+        return " " * len(piece)
+    return "\n".join(" " * len(line) for line in piece.split("\n"))
+
+
 def _blank_literal(piece: str, quote_char: str) -> str:
     """Keep the prefix and the quotes of a literal, blank what is between them."""
     quote = piece.find(quote_char)
     closing = 1 if len(piece) > quote + 1 and piece[-1] == quote_char else 0
     inner = piece[quote + 1 : len(piece) - closing]
-    return piece[: quote + 1] + _NOT_NEWLINE.sub(" ", inner) + piece[len(piece) - closing :]
+    return piece[: quote + 1] + _spaces(inner) + piece[len(piece) - closing :]
 
 
 class _Openings:
@@ -94,7 +100,7 @@ def blank_non_code(text: str) -> str:
         start = at
         if char == "/":
             found = _COMMENT.match(text, at)
-            blanked = _NOT_NEWLINE.sub(" ", found.group())
+            blanked = _spaces(found.group())
         elif char == '"':
             raw = at > pos and text[at - 1] == "R" and not _inside_number(text, at - 1)
             found = _RAW.match(text, at - 1) if raw else None

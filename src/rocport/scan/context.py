@@ -294,7 +294,7 @@ class CudaSource(_Source):
             stop = code.find(";", pos, open_paren)
             if stop != -1 or code.find("{", pos, open_paren) != -1:
                 return None
-            name = _name_before(code, open_paren, pos)
+            name = _name_before(code, open_paren, pos, self._reversed_code)
             close_paren = self.paren_end(open_paren)
             if close_paren < 0:
                 return None
@@ -316,6 +316,11 @@ class CudaSource(_Source):
                 qualifiers,
             )
         return None
+
+    @cached_property
+    def _reversed_code(self) -> str:
+        """The code backwards, so that patterns can scan to the left of a position."""
+        return self.code[::-1]
 
     @cached_property
     def device_functions(self) -> list[Function]:
@@ -549,11 +554,17 @@ class _Name:
         return self._start
 
 
-def _name_before(code: str, open_paren: int, floor: int) -> _Name | None:
-    """The identifier (optionally followed by ``<...>`` template arguments) before a ``(``."""
-    end = open_paren
-    while end > floor and code[end - 1] in " \t\r\n":
-        end -= 1
+_BLANKS = re.compile(r"[ \t\r\n]*")
+_WORD = re.compile(r"\w*")  # \w is str.isalnum() or "_", as below
+
+
+def _name_before(code: str, open_paren: int, floor: int, backwards: str) -> _Name | None:
+    """The identifier (optionally followed by ``<...>`` template arguments) before a ``(``.
+
+    ``backwards`` is ``code[::-1]``: the blank and identifier runs that end at a position are
+    matched in it, left to right, instead of one character at a time."""
+    size = len(code)
+    end = open_paren - len(_BLANKS.match(backwards, size - open_paren, size - floor).group())
     if end > floor and code[end - 1] == ">":
         depth, pos = 0, end - 1
         while pos > floor:
@@ -568,9 +579,7 @@ def _name_before(code: str, open_paren: int, floor: int) -> _Name | None:
         end = pos
         while end > floor and code[end - 1] in " \t\r\n":
             end -= 1
-    start = end
-    while start > floor and (code[start - 1].isalnum() or code[start - 1] == "_"):
-        start -= 1
+    start = end - len(_WORD.match(backwards, size - end, size - floor).group())
     if start == end or code[start].isdigit():
         return None
     return _Name(code[start:end], start)

@@ -192,9 +192,15 @@ MIN_FILES_PER_JOB = 16
 
 
 def scan_paths(
-    paths: Sequence[Path], rules: Sequence[Rule], exclude: Sequence[str] = (), jobs: int = 1
+    paths: Sequence[Path],
+    rules: Sequence[Rule],
+    exclude: Sequence[str] = (),
+    jobs: int = 1,
+    *,
+    triggers: bool = True,
 ) -> ScanReport:
-    """Scan every supported file under ``paths`` with ``rules``, in ``jobs`` processes."""
+    """Scan every supported file under ``paths`` with ``rules``, in ``jobs`` processes
+    (``triggers`` as in :func:`scan_text`)."""
     languages = {r.language for r in rules}
     cwd = Path.cwd().resolve()
     report = ScanReport()
@@ -209,14 +215,14 @@ def scan_paths(
             work.append((path, shown, language))
     jobs = max(1, min(jobs, len(work) // MIN_FILES_PER_JOB))
     if jobs == 1:
-        parts = [_scan_files(work, rules)]
+        parts = [_scan_files(work, rules, triggers)]
     else:
         from concurrent.futures import ProcessPoolExecutor
 
         ids = tuple(rule.id for rule in rules)
         chunks = [work[i::jobs] for i in range(jobs)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(_scan_files_by_id, chunks, [ids] * jobs))
+            parts = list(pool.map(_scan_files_by_id, chunks, [ids] * jobs, [triggers] * jobs))
     for part in parts:
         report.notes.extend(part.notes)
         report.files += part.files
@@ -230,13 +236,17 @@ def scan_paths(
     return report
 
 
-def _scan_files_by_id(work: list[tuple[Path, str, Language]], ids: tuple[str, ...]) -> ScanReport:
+def _scan_files_by_id(
+    work: list[tuple[Path, str, Language]], ids: tuple[str, ...], triggers: bool = True
+) -> ScanReport:
     from rocport.scan.rules import BY_ID
 
-    return _scan_files(work, [BY_ID[rule_id] for rule_id in ids])
+    return _scan_files(work, [BY_ID[rule_id] for rule_id in ids], triggers)
 
 
-def _scan_files(work: list[tuple[Path, str, Language]], rules: Sequence[Rule]) -> ScanReport:
+def _scan_files(
+    work: list[tuple[Path, str, Language]], rules: Sequence[Rule], triggers: bool = True
+) -> ScanReport:
     report = ScanReport()
     for path, shown, language in work:
         try:
@@ -253,7 +263,7 @@ def _scan_files(work: list[tuple[Path, str, Language]], rules: Sequence[Rule]) -
             report.notes.append(Note(shown, f"skipped: not UTF-8 (byte {exc.start})"))
             continue
         try:
-            findings = scan_text(text, shown, language, rules)
+            findings = scan_text(text, shown, language, rules, triggers=triggers)
         except SyntaxError as exc:
             report.notes.append(Note(shown, f"skipped: Python syntax error at line {exc.lineno}"))
             continue

@@ -40,6 +40,7 @@ WAVEFRONT = 64
     name="block-size-not-multiple-of-64",
     severity=Severity.WARNING,
     language=Language.CUDA,
+    triggers=("<<<", "Launch"),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code

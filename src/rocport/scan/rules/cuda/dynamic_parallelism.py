@@ -41,7 +41,13 @@ _LAUNCH = re.compile(
 _CHEVRON = re.compile(r"<<<")
 
 
-@rule(id="RP113", name="dynamic-parallelism", severity=Severity.ERROR, language=Language.CUDA)
+@rule(
+    id="RP113",
+    name="dynamic-parallelism",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    triggers=("<<<", "Launch"),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "<<<" not in code and "Launch" not in code:

@@ -61,7 +61,39 @@ def _device_for_loops(src: CudaSource):
                     yield loop
 
 
-@rule(id="RP121", name="hand-written-gemm-fft", severity=Severity.NOTE, language=Language.CUDA)
+#: the part of ``_PRODUCT_ACCUMULATE`` from ``+=`` to the second subscript
+_PRODUCT_TAIL = re.compile(r"\+=\s*" + _SUBSCRIPTED + r"\*\s*[A-Za-z_]\w*\s*\[")
+#: what follows the ``sin``/``cos`` of a ``_TRIG`` match
+_TRIG_TAIL = re.compile(r"(?:cos)?(?:f|pi|pif)?\s*\(")
+#: literals that ``_PI`` matches contain
+_PI_WORDS = ("PI", "pi", "3.14159", "kPi")
+
+
+def _calls_trig(src: CudaSource) -> bool:
+    code = src.code
+    return any(
+        _TRIG_TAIL.match(code, at + 3) is not None
+        for word in ("sin", "cos")
+        for at in src.find_all(word)
+    )
+
+
+def _may_fire(src: CudaSource) -> bool:
+    """A GEMM loop needs a ``+= a[..] * b[..]``; a DFT loop needs a sin/cos call and pi."""
+    code = src.code
+    if _PRODUCT_TAIL.search(code) is not None:
+        return True
+    return any(w in code for w in _PI_WORDS) and _calls_trig(src)
+
+
+@rule(
+    id="RP121",
+    name="hand-written-gemm-fft",
+    severity=Severity.NOTE,
+    language=Language.CUDA,
+    triggers=("+=",),
+    gate=_may_fire,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "+=" not in code or not src.device_functions:

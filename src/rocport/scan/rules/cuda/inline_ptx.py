@@ -54,7 +54,13 @@ def _known() -> list[tuple[re.Pattern[str], dict]]:
     ]
 
 
-@rule(id="RP110", name="inline-ptx", severity=Severity.ERROR, language=Language.CUDA)
+@rule(
+    id="RP110",
+    name="inline-ptx",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    triggers=("asm",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "asm" not in code:

@@ -36,7 +36,13 @@ _BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 MAX_THREADS = 1024
 
 
-@rule(id="RP116", name="launch-bounds-over-1024", severity=Severity.ERROR, language=Language.CUDA)
+@rule(
+    id="RP116",
+    name="launch-bounds-over-1024",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    triggers=("__launch_bounds__",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "__launch_bounds__" not in code:

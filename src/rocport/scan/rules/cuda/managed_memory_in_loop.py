@@ -41,7 +41,13 @@ from rocport.scan.registry import Language, rule
 _CALL = re.compile(r"\b(cudaMallocManaged|hipMallocManaged)\s*\(")
 
 
-@rule(id="RP115", name="managed-memory-in-loop", severity=Severity.WARNING, language=Language.CUDA)
+@rule(
+    id="RP115",
+    name="managed-memory-in-loop",
+    severity=Severity.WARNING,
+    language=Language.CUDA,
+    triggers=("MallocManaged",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     if "MallocManaged" not in src.code:
         return

@@ -34,7 +34,13 @@ from rocport.scan.registry import Language, rule
 _CALL = re.compile(r"(?<![\w])__nanosleep\s*\(")
 
 
-@rule(id="RP111", name="nanosleep", severity=Severity.ERROR, language=Language.CUDA)
+@rule(
+    id="RP111",
+    name="nanosleep",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    triggers=("__nanosleep",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     if "__nanosleep" not in src.code:
         return

@@ -67,7 +67,13 @@ _DISQUALIFY = re.compile(
 )
 
 
-@rule(id="RP120", name="scalar-elementwise-kernel", severity=Severity.NOTE, language=Language.CUDA)
+@rule(
+    id="RP120",
+    name="scalar-elementwise-kernel",
+    severity=Severity.NOTE,
+    language=Language.CUDA,
+    triggers=("blockIdx",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "blockIdx" not in code:

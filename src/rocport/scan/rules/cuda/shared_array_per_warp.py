@@ -40,7 +40,13 @@ _PER_WARP = re.compile(r"(?:/\s*32|>>\s*5)[uU]?(?![\w.])")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
-@rule(id="RP107", name="shared-array-per-warp", severity=Severity.WARNING, language=Language.CUDA)
+@rule(
+    id="RP107",
+    name="shared-array-per-warp",
+    severity=Severity.WARNING,
+    language=Language.CUDA,
+    triggers=("__shared__",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     for array in src.shared_arrays:

@@ -50,12 +50,34 @@ _UP = re.compile(
 )
 
 
+#: what follows the ``16``/``32`` of ``= 16;``, ``< 32;`` or ``<= 16;`` in ``_DOWN``/``_UP``
+_BOUND_END = re.compile(r"[uU]?\s*;")
+
+
+def _may_fire(src: CudaSource) -> bool:
+    """Both loop patterns need ``= 16;`` or ``< 32;``/``<= 16;``: a 16 or 32 right after
+    ``=`` or ``<`` (blanks between) and right before ``;``."""
+    code = src.code
+    for number in ("16", "32"):
+        for at in src.find_all(number):
+            if _BOUND_END.match(code, at + 2) is None:
+                continue
+            before = at
+            while before > 0 and code[before - 1].isspace():
+                before -= 1
+            if before and code[before - 1] in "=<":
+                return True
+    return False
+
+
 @rule(
     id="RP105",
     name="shuffle-loop-from-16",
     severity=Severity.ERROR,
     language=Language.CUDA,
     fix=FixAvailability.ALWAYS,
+    triggers=("shfl",),
+    gate=_may_fire,
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code

@@ -43,7 +43,13 @@ def _mentions(src: CudaSource, name: str, start: int, end: int) -> bool:
     return False
 
 
-@rule(id="RP117", name="static-shared-over-64k", severity=Severity.ERROR, language=Language.CUDA)
+@rule(
+    id="RP117",
+    name="static-shared-over-64k",
+    severity=Severity.ERROR,
+    language=Language.CUDA,
+    triggers=("__shared__",),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     arrays = [a for a in src.shared_arrays if not a.extern and a.size is not None]
     if not arrays:

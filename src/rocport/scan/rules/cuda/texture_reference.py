@@ -49,7 +49,24 @@ def _declared(code: str, at: int) -> bool:
     return not before.endswith("return")
 
 
-@rule(id="RP114", name="texture-reference", severity=Severity.WARNING, language=Language.CUDA)
+#: what every ``_REFERENCE`` match contains
+_ANY_REFERENCE = re.compile(
+    r"(?:texture|surface)\s*<|(?:cuda|hip)(?:BindTexture|BindSurfaceToArray|UnbindTexture)"
+)
+
+
+def _may_fire(src: CudaSource) -> bool:
+    return _ANY_REFERENCE.search(src.code) is not None
+
+
+@rule(
+    id="RP114",
+    name="texture-reference",
+    severity=Severity.WARNING,
+    language=Language.CUDA,
+    triggers=("texture", "surface", "BindTexture", "BindSurfaceToArray", "UnbindTexture"),
+    gate=_may_fire,
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if (

@@ -36,7 +36,13 @@ _TILE = re.compile(r"(?P<api>thread_block_tile|tiled_partition)\s*<\s*32\s*>")
 _DYNAMIC = re.compile(r"(?P<api>tiled_partition)\s*\([^;()]*(?:\([^;()]*\)[^;()]*)*,\s*32\s*\)")
 
 
-@rule(id="RP106", name="tile-size-32", severity=Severity.NOTE, language=Language.CUDA)
+@rule(
+    id="RP106",
+    name="tile-size-32",
+    severity=Severity.NOTE,
+    language=Language.CUDA,
+    triggers=("tiled_partition", "thread_block_tile"),
+)
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if "tiled_partition" not in code and "thread_block_tile" not in code:

@@ -52,6 +52,7 @@ from rocport.scan.rules.cuda._warp import (
     severity=Severity.ERROR,
     language=Language.CUDA,
     fix=FixAvailability.SOMETIMES,
+    triggers=("_sync",),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code

@@ -60,6 +60,7 @@ _WIDE = {
     severity=Severity.ERROR,
     language=Language.CUDA,
     fix=FixAvailability.ALWAYS,
+    triggers=("__activemask", "__ballot", "__match_", "__lanemask"),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code

@@ -42,6 +42,7 @@ from rocport.scan.rules.cuda._warp import WARP_SIZE_NAME
     severity=Severity.WARNING,
     language=Language.CUDA,
     fix=FixAvailability.ALWAYS,
+    triggers=("32",),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     for kind, table in (("macro", src.defines), ("constant", src.constants)):

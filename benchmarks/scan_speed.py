@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from corpus import generate  # noqa: E402
 
 from rocport.scan.context import CudaSource  # noqa: E402
-from rocport.scan.engine import _presence, iter_files, language_of, scan_paths  # noqa: E402
+from rocport.scan.engine import iter_files, language_of, scan_paths  # noqa: E402
 from rocport.scan.registry import Language  # noqa: E402
 from rocport.scan.rules import RULES  # noqa: E402
 
@@ -55,15 +55,14 @@ def measure(tree: Path) -> dict:
 
     # stage costs, measured on the texts already in memory
     sources = [CudaSource(str(p), t) for p, t in zip(files, texts, strict=True)]
-    presences = [_presence(t) for t in texts]
     _, blank_wall, _ = _timed(lambda: [s.code for s in sources])
     per_rule, ran_on = {}, {}
     for rule in rules:
 
         def run(rule=rule):
             ran = 0
-            for src, present in zip(sources, presences, strict=True):
-                if not rule.may_fire(src, present):
+            for src in sources:
+                if not rule.may_fire(src):
                     continue
                 ran += 1
                 src.rule = rule

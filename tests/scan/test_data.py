@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rocport.scan import docgen, tables
+from rocport.scan.rules.cuda.architecture_specific import ARCH_TRIGGERS
 
 ROOT = Path(__file__).parents[2]
 TABLES = ("python_packages", "torch_backends", "cuda_features")
@@ -47,6 +48,8 @@ def test_cuda_feature_rows() -> None:
         assert row["pattern"] and row["feature"] and row["hint"] and row["source"]
     patterns = [row["pattern"] for row in tables.architecture_features()]
     assert len(patterns) == len(set(patterns))
+    # RP112 finds the patterns through its triggers
+    assert [p for p in patterns if not any(t in p for t in ARCH_TRIGGERS)] == []
 
 
 def test_docs_are_generated_from_the_docstrings() -> None:

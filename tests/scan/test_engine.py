@@ -33,6 +33,14 @@ def test_evaluate_names_sizeof_and_unknowns() -> None:
     assert evaluate("n / 0", {"n": "1"}.get) is None
 
 
+def test_evaluate_octal_and_bad_literals() -> None:
+    assert evaluate("010 * 2", NAMES.get) == 16
+    assert evaluate("0", NAMES.get) == 0
+    assert evaluate("09", NAMES.get) is None  # not an octal number
+    src = CudaSource("k.cu", "__global__ void k() { __shared__ float a[010], b[09], c[²]; }")
+    assert [array.size for array in src.shared_arrays] == [32, None, None]
+
+
 @given(st.text(alphabet="ab\n\r", max_size=50))
 def test_line_starts_match_the_shared_helper(text: str) -> None:
     assert CudaSource("p", text).line_starts == line_starts(text)

@@ -82,6 +82,16 @@ def sizeof(type_name: str) -> int | None:
     return _SIZEOF.get(" ".join(type_name.split()))
 
 
+def _integer(literal: str) -> int | None:
+    """The value of a C integer literal without suffix: hex, octal (leading 0) or decimal."""
+    digits = literal.replace("'", "")
+    if digits[:2] in ("0x", "0X"):
+        return int(digits, 16)
+    if digits.startswith("0") and len(digits) > 1:
+        return int(digits, 8) if digits.isdigit() and not set(digits) & {"8", "9"} else None
+    return int(digits)
+
+
 def evaluate(expr: str, lookup: Callable[[str], str | None], _depth: int = 0) -> int | None:
     """Value of the C constant expression ``expr``; ``lookup`` gives the text behind a name."""
     if _depth > 16:
@@ -94,7 +104,10 @@ def evaluate(expr: str, lookup: Callable[[str], str | None], _depth: int = 0) ->
             return None
         pos = match.end()
         if match.group("num"):
-            parts.append(str(int(match.group("num").replace("'", ""), 0)))
+            value = _integer(match.group("num"))
+            if value is None:
+                return None
+            parts.append(str(value))
         elif match.group("sizeof"):
             size = _SIZEOF.get(" ".join(match.group("type").split()))
             if size is None:
@@ -109,6 +122,8 @@ def evaluate(expr: str, lookup: Callable[[str], str | None], _depth: int = 0) ->
         else:
             op = match.group("op")
             parts.append("//" if op == "/" else op)
+    if len(parts) == 1 and parts[0].strip("()").isdigit():
+        return int(parts[0].strip("()"))  # a number, or a name that stands for one
     try:
         tree = ast.parse(" ".join(parts), mode="eval")
     except SyntaxError:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import accumulate
 
 from rocport._diagnostics import (
@@ -33,6 +34,9 @@ class _Source:
         self.path = path
         self.text = text
         self.rule: Rule | None = None  # set by the engine before each rule runs
+        # line starts met so far (offsets, and their 1-based line numbers), for location()
+        self._known_starts = [0]
+        self._known_lines = [1]
 
     @cached_property
     def line_starts(self) -> list[int]:
@@ -40,11 +44,36 @@ class _Source:
         parts = self.text.split("\n")
         return [0, *accumulate(map((1).__add__, map(len, parts[:-1])))]
 
+    def line_and_start(self, offset: int) -> tuple[int, int]:
+        """1-based line of ``offset`` and the offset where that line starts.
+
+        Newlines are counted from the nearest line start already known, so a file with a few
+        findings never has all its line starts computed."""
+        starts, lines = self._known_starts, self._known_lines
+        index = bisect_right(starts, offset) - 1
+        known = starts[index]
+        text = self.text
+        line = lines[index] + text.count("\n", known, offset)
+        start = text.rfind("\n", known, offset) + 1 or known
+        if start != known:
+            starts.insert(index + 1, start)
+            lines.insert(index + 1, line)
+        return line, start
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line that :meth:`line_and_start` has met."""
+        starts, lines = self._known_starts, self._known_lines
+        index = bisect_right(lines, line) - 1
+        start = starts[index]
+        if lines[index] != line:
+            start = self.line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end == -1 else self.text[start:end]
+
     def location(self, offset: int) -> Location:
         """1-based line and column of ``offset`` (as ``_diagnostics.offset_to_line_col``)."""
-        starts = self.line_starts
-        line = bisect_right(starts, offset)
-        return Location(self.path, line, offset - starts[line - 1] + 1)
+        line, start = self.line_and_start(offset)
+        return Location(self.path, line, offset - start + 1)
 
     def finding(
         self,
@@ -78,23 +107,16 @@ class _Source:
         return Fix(title, (), Applicability.DISPLAY_ONLY)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Function:
-    """A function definition with a body: its name, qualifiers and spans (offsets)."""
+    """A ``__global__`` or ``__device__`` function definition with a body: its name, spans
+    (offsets) and whether it is a kernel."""
 
     name: str
     start: int  # first qualifier
     params: tuple[int, int]  # inside of ( ... )
     body: tuple[int, int]  # from { to } inclusive
-    qualifiers: frozenset[str]
-
-    @property
-    def is_kernel(self) -> bool:
-        return "__global__" in self.qualifiers
-
-    @property
-    def is_device(self) -> bool:
-        return bool(self.qualifiers & {"__global__", "__device__"})
+    is_kernel: bool  # __global__
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +161,9 @@ _NOT_A_NAME = frozenset(
 )
 _TRAILING = re.compile(r"(?:(?:const|noexcept|override|final|volatile)\b\s*|->[^{;]*)+")
 _QUALIFIER = re.compile(r"__\w+__")
+#: the usual definition head, ``qualifiers type name(params) {`` with no brackets before the
+#: name and none inside the parameters; anything else takes the general path of _function_at
+_SIMPLE_HEAD = re.compile(r"[^;{}()<>]*\b([A-Za-z_]\w*)[ \t\r\n]*\(([^()]*)\)[ \t\r\n]*\{")
 _LOOP_HEAD = {
     "for": re.compile(r"for\s*\("),
     "while": re.compile(r"while\s*\("),
@@ -157,6 +182,7 @@ _DECL_TYPE = re.compile(
 _LAUNCH_CALL = re.compile(r"((?:hip|cuda)Launch(?:KernelGGL|Kernel|CooperativeKernel))\s*\(")
 _DIM = re.compile(r"\[([^\]]*)\]")
 _DECLARATOR = re.compile(r"\s*(?:\*\s*)*(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\]]*\]\s*)*)")
+_DIM3 = re.compile(r"dim3\s+(\w+)\s*(?:=\s*(?:dim3\s*)?)?[({]([^(){};]*)[)}]\s*;")
 _CONSTANT = re.compile(
     r"const(?:expr)?\s+(?:static\s+)?(?:(?:unsigned|signed|long|short|int|size_t|auto|"
     r"u?int(?:8|16|32|64)_t)\s+)+(\w+)\s*=\s*([^;,{}]+);"
@@ -165,6 +191,12 @@ _CONSTANT = re.compile(
 
 class CudaSource(_Source):
     """A C/C++/CUDA/HIP file as rules see it."""
+
+    def __init__(self, path: str, text: str) -> None:
+        super().__init__(path, text)
+        self._found: dict[str, list[int]] = {}  # find_all, per literal
+        self._present: dict[str, bool] = {}  # has, per literal
+        self._evaluated: dict[str, int | None] = {}  # evaluate, per expression
 
     @cached_property
     def code(self) -> str:
@@ -231,30 +263,81 @@ class CudaSource(_Source):
         """``__global__`` and ``__device__`` function definitions, in order."""
         found: list[Function] = []
         code = self.code
+        pairs = self.brace_pairs
+        simple_head = _SIMPLE_HEAD.match
         starts = sorted(self.find_all("__global__") + self.find_all("__device__"))
         covered = -1
         for start in starts:
             if start < covered or (start and (code[start - 1].isalnum() or code[start - 1] == "_")):
                 continue
-            function = self._function_at(start)
+            simple = simple_head(code, start)
+            if simple is None or simple.group(1) in _NOT_A_NAME or simple.start(2) > start + 4000:
+                function = self._function_at(start)  # the general path
+            else:  # the usual head, without the general path's steps
+                brace = simple.end() - 1
+                name, params = simple.span(1), simple.span(2)
+                function = Function(
+                    code[name[0] : name[1]],
+                    start,
+                    params,
+                    (brace, pairs.get(brace, len(code) - 1)),
+                    self._is_kernel(start, name[0]),
+                )
             if function is not None:
                 found.append(function)
                 covered = function.body[1]
         return found
 
+    def has(self, literal: str) -> bool:
+        """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
+        hits = self._found.get(literal)
+        if hits is not None:
+            return bool(hits)
+        known = self._present.get(literal)
+        if known is None:
+            known = self._present[literal] = literal in self.code
+        return known
+
     def find_all(self, literal: str) -> list[int]:
         """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
-        cache = self.__dict__.setdefault("_find_cache", {})
-        hits = cache.get(literal)
+        hits = self._found.get(literal)
         if hits is None:
             hits = []
+            if self._present.get(literal) is False:
+                self._found[literal] = hits
+                return hits
             find = self.code.find
             pos = find(literal)
             while pos != -1:
                 hits.append(pos)
                 pos = find(literal, pos + 1)
-            cache[literal] = hits
+            self._found[literal] = hits
         return hits
+
+    def whole_literals(
+        self, literals: tuple[str, ...], anchors: tuple[str, ...]
+    ) -> list[tuple[int, str]]:
+        """``(offset, literal)`` for what ``re.finditer`` of ``(?:literals, longest
+        first)(?!\\w)`` finds in the code, found by ``str.find`` of the ``anchors`` (each
+        literal contains one) rather than by a regex tried at every character."""
+        code = self.code
+        candidates: list[tuple[int, int, str]] = []
+        for anchor, placed in _anchored(literals, anchors):
+            hits = self.find_all(anchor)
+            for literal, offset in placed if hits else ():
+                for at in hits:
+                    if code.startswith(literal, at - offset) and at >= offset:
+                        candidates.append((at - offset, -len(literal), literal))
+        found: list[tuple[int, str]] = []
+        consumed = 0
+        for start, _, literal in sorted(candidates):
+            end = start + len(literal)
+            if start >= consumed and not (
+                end < len(code) and (code[end].isalnum() or code[end] == "_")
+            ):
+                found.append((start, literal))
+                consumed = end
+        return found
 
     def matches_at(
         self, literal: str, pattern: re.Pattern[str], word: bool = True
@@ -270,11 +353,13 @@ class CudaSource(_Source):
                     found.append(hit)
         return found
 
-    def launch_calls(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
-        """``pattern`` (which starts with ``hip`` or ``cuda``) matched around each ``Launch``."""
+    def prefixed_matches(self, literal: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """``pattern`` (which starts with ``hip`` or ``cuda``, then ``literal``) matched at each
+        word-starting ``cuda``/``hip`` right before ``literal``: a regex search for
+        ``\\b(?:cuda|hip)...`` would be tried at every character."""
         found = []
         code = self.code
-        for pos in self.find_all("Launch"):
+        for pos in self.find_all(literal):
             for prefix in ("cuda", "hip"):
                 start = pos - len(prefix)
                 if code.startswith(prefix, start) and self.starts_word(start):
@@ -294,7 +379,7 @@ class CudaSource(_Source):
             stop = code.find(";", pos, open_paren)
             if stop != -1 or code.find("{", pos, open_paren) != -1:
                 return None
-            name = _name_before(code, open_paren, pos, self._reversed_code)
+            name = _name_before(code, open_paren, pos)
             close_paren = self.paren_end(open_paren)
             if close_paren < 0:
                 return None
@@ -307,24 +392,21 @@ class CudaSource(_Source):
             brace = self.skip_space(tail.end() if tail else after)
             if brace >= len(code) or code[brace] != "{":
                 return None
-            qualifiers = frozenset(_QUALIFIER.findall(code, start, name.start()))
             return Function(
                 name.group(1),
                 start,
                 (open_paren + 1, close_paren),
                 (brace, self.block_end(brace) - 1),
-                qualifiers,
+                self._is_kernel(start, name.start()),
             )
         return None
 
-    @cached_property
-    def _reversed_code(self) -> str:
-        """The code backwards, so that patterns can scan to the left of a position."""
-        return self.code[::-1]
-
-    @cached_property
-    def device_functions(self) -> list[Function]:
-        return [f for f in self.functions if f.is_device]
+    def _is_kernel(self, start: int, name: int) -> bool:
+        """Whether ``__global__`` is among the qualifiers between ``start`` and the name."""
+        code = self.code
+        return code.startswith("__global__", start) or "__global__" in _QUALIFIER.findall(
+            code, start, name
+        )
 
     @cached_property
     def _function_starts(self) -> list[int]:
@@ -339,8 +421,7 @@ class CudaSource(_Source):
         return None
 
     def in_device_code(self, offset: int) -> bool:
-        function = self.function_at(offset)
-        return function is not None and function.is_device
+        return self.function_at(offset) is not None
 
     def is_word_at(self, start: int, end: int) -> bool:
         """Whether ``code[start:end]`` is a whole word (not part of a longer identifier)."""
@@ -416,29 +497,34 @@ class CudaSource(_Source):
             statement = code[statement_start:end]
             extern = "extern" in code[max(0, at - 40) : at] or "extern" in statement.split("[")[0]
             # drop qualifiers and alignment, keep "type declarator, declarator"
-            cleaned = _DECL_NOISE.sub(lambda m: " " * len(m.group()), statement)
+            cleaned = _DECL_NOISE.sub(_blanked, statement)
             type_match = _DECL_TYPE.match(cleaned)
             if type_match is None:
                 continue
             type_name = " ".join(type_match.group(1).split())
             element = cexpr.sizeof(type_name)
             pos = type_match.end()
-            for part in _split_top_level(cleaned[pos:]):
-                declarator = _DECLARATOR.match(cleaned, pos + part[0])
-                if declarator is None or not declarator.group("name"):
+            for part_start, _ in _split_top_level(cleaned[pos:]):
+                declarator = _DECLARATOR.match(cleaned, pos + part_start)
+                name = declarator.group("name") if declarator else None
+                if not name:
                     continue
                 dims = []
                 size = element
-                for dim in _DIM.finditer(declarator.group("dims")):
-                    start = statement_start + declarator.start("dims") + dim.start(1)
-                    dims.append((start, start + len(dim.group(1))))
-                    value = self.evaluate(dim.group(1)) if dim.group(1).strip() else None
-                    size = None if size is None or value is None else size * value
+                dims_text = declarator.group("dims")
+                if dims_text:
+                    dims_start = statement_start + declarator.start("dims")
+                    for dim in _DIM.finditer(dims_text):
+                        extent = dim.group(1)
+                        start = dims_start + dim.start(1)
+                        dims.append((start, start + len(extent)))
+                        value = self.evaluate(extent) if extent.strip() else None
+                        size = None if size is None or value is None else size * value
                 found.append(
                     SharedArray(
                         statement_start + declarator.start("name"),
                         type_name,
-                        declarator.group("name"),
+                        name,
                         tuple(dims),
                         extern,
                         size,
@@ -461,7 +547,7 @@ class CudaSource(_Source):
             args = _split_top_level(code[at + 3 : end])
             if len(args) >= 2:
                 found.append((at, "chevron", (at + 3 + args[1][0], at + 3 + args[1][1])))
-        for match in self.launch_calls(_LAUNCH_CALL):
+        for match in self.prefixed_matches("Launch", _LAUNCH_CALL):
             close = self.paren_end(match.end() - 1)
             if close < 0:
                 continue
@@ -497,10 +583,9 @@ class CudaSource(_Source):
     @cached_property
     def dim3_variables(self) -> dict[str, str]:
         """``dim3 name(x, y)``, ``dim3 name = dim3(x)``, ``dim3 name{x, y}`` -> extents text."""
-        if "dim3" not in self.code:
-            return {}
-        pattern = re.compile(r"\bdim3\s+(\w+)\s*(?:=\s*(?:dim3\s*)?)?[({]([^(){};]*)[)}]\s*;")
-        return {m.group(1): m.group(2) for m in pattern.finditer(self.code)}
+        return {
+            m.group(1): m.group(2) for m in _DIM3.finditer(self.code) if self.starts_word(m.start())
+        }
 
     # -- constants -----------------------------------------------------------------------
     @cached_property
@@ -531,12 +616,32 @@ class CudaSource(_Source):
     def evaluate(self, expr: str) -> int | None:
         """Value of a constant expression, resolving macros and constants of this file."""
         expr = expr.strip()
-        if expr.isdigit():
+        if expr.isdigit() and expr.isascii() and (expr[0] != "0" or len(expr) == 1):
             return int(expr)
-        cache = self.__dict__.setdefault("_evaluated", {})
+        cache = self._evaluated
         if expr not in cache:
             cache[expr] = cexpr.evaluate(expr, self.constant_text)
         return cache[expr]
+
+
+@cache
+def _anchored(
+    literals: tuple[str, ...], anchors: tuple[str, ...]
+) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """Each anchor with the literals that contain it and where (every place)."""
+    missing = [literal for literal in literals if not any(a in literal for a in anchors)]
+    if missing:
+        raise ValueError(f"no anchor in {missing}")
+    placed = []
+    for anchor in anchors:
+        places = []
+        for literal in literals:
+            offset = literal.find(anchor)
+            while offset != -1:
+                places.append((literal, offset))
+                offset = literal.find(anchor, offset + 1)
+        placed.append((anchor, tuple(places)))
+    return tuple(placed)
 
 
 class _Name:
@@ -554,17 +659,24 @@ class _Name:
         return self._start
 
 
-_BLANKS = re.compile(r"[ \t\r\n]*")
-_WORD = re.compile(r"\w*")  # \w is str.isalnum() or "_", as below
+_ASCII_WORD = string.ascii_letters + string.digits + "_"
+#: how far :func:`word_start` looks back with one ``rstrip`` before it goes on step by step
+_WORD_WINDOW = 64
 
 
-def _name_before(code: str, open_paren: int, floor: int, backwards: str) -> _Name | None:
-    """The identifier (optionally followed by ``<...>`` template arguments) before a ``(``.
+def word_start(code: str, end: int, floor: int = 0) -> int:
+    """Start of the run of word characters (``str.isalnum()`` or ``_``, as regex ``\\w``)
+    that ends at ``end``, not before ``floor``."""
+    low = max(floor, end - _WORD_WINDOW)
+    start = low + len(code[low:end].rstrip(_ASCII_WORD))
+    while start > floor and (code[start - 1].isalnum() or code[start - 1] == "_"):
+        start -= 1  # a longer name, or a non-ASCII letter
+    return start
 
-    ``backwards`` is ``code[::-1]``: the blank and identifier runs that end at a position are
-    matched in it, left to right, instead of one character at a time."""
-    size = len(code)
-    end = open_paren - len(_BLANKS.match(backwards, size - open_paren, size - floor).group())
+
+def _name_before(code: str, open_paren: int, floor: int) -> _Name | None:
+    """The identifier (optionally followed by ``<...>`` template arguments) before a ``(``."""
+    end = floor + len(code[floor:open_paren].rstrip(" \t\r\n"))
     if end > floor and code[end - 1] == ">":
         depth, pos = 0, end - 1
         while pos > floor:
@@ -579,14 +691,20 @@ def _name_before(code: str, open_paren: int, floor: int, backwards: str) -> _Nam
         end = pos
         while end > floor and code[end - 1] in " \t\r\n":
             end -= 1
-    start = end - len(_WORD.match(backwards, size - end, size - floor).group())
+    start = word_start(code, end, floor)
     if start == end or code[start].isdigit():
         return None
     return _Name(code[start:end], start)
 
 
+def _blanked(match: re.Match[str]) -> str:
+    return " " * (match.end() - match.start())
+
+
 def _split_top_level(text: str) -> list[tuple[int, int]]:
     """Spans of the comma-separated parts of ``text`` that are not nested in brackets."""
+    if "," not in text:
+        return [(0, len(text))]
     parts, depth, start = [], 0, 0
     for index, char in enumerate(text):
         if char in "([{<":
@@ -606,6 +724,14 @@ class PythonSource(_Source):
     def __init__(self, path: str, text: str, tree: ast.Module) -> None:
         super().__init__(path, text)
         self.tree = tree
+        self._present: dict[str, bool] = {}
+
+    def has(self, literal: str) -> bool:
+        """Whether ``literal`` occurs in the text (cached)."""
+        known = self._present.get(literal)
+        if known is None:
+            known = self._present[literal] = literal in self.text
+        return known
 
     @cached_property
     def nodes(self) -> list[ast.AST]:

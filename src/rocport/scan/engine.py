@@ -8,7 +8,7 @@ import os
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
@@ -148,39 +148,23 @@ def scan_text(
     else:
         src = CudaSource(path, text)
     findings: list[Finding] = []
-    present = _presence(text)
     for rule in selected:
-        if triggers and not rule.may_fire(src, present):
+        if triggers and not rule.may_fire(src):
             continue
         src.rule = rule
         findings.extend(rule.check(src))
     findings.sort(key=lambda f: (f.location.line, f.location.column, f.rule))
     if findings:
-        _add_fingerprints(findings, text, src.line_starts)
+        _add_fingerprints(findings, src.line_text)
     return findings
 
 
-def _presence(text: str):
-    """``literal in text``, remembered per literal (several rules share triggers)."""
-    seen: dict[str, bool] = {}
-
-    def present(literal: str) -> bool:
-        found = seen.get(literal)
-        if found is None:
-            found = seen[literal] = literal in text
-        return found
-
-    return present
-
-
-def _add_fingerprints(findings: list[Finding], text: str, starts: list[int]) -> None:
+def _add_fingerprints(findings: list[Finding], line_text: Callable[[int], str]) -> None:
     """Give each finding a fingerprint that survives moving code: rule, path, line text and
     occurrence of that pair (stored in ``extra``, which each finding owns)."""
     seen: Counter[tuple[str, str]] = Counter()
     for finding in findings:
-        line = finding.location.line
-        end = starts[line] - 1 if line < len(starts) else len(text)
-        content = " ".join(text[starts[line - 1] : end].split())
+        content = " ".join(line_text(finding.location.line).split())
         key = (finding.rule, content)
         seen[key] += 1
         payload = f"{finding.rule}\0{finding.location.path}\0{content}\0{seen[key]}"

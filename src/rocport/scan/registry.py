@@ -49,15 +49,16 @@ class Rule:
     fix: FixAvailability
     check: Callable[..., Iterator[Finding]]
     doc: str
-    #: literals of which at least one occurs in any text the rule can report on (empty: any text)
+    #: literals of which at least one occurs in any code the rule can report on (empty: any);
+    #: the blanked code for C/C++/CUDA, the text for Python
     triggers: tuple[str, ...] = ()
     #: a cheap test of the parsed source that is true wherever the rule can report (or None)
     gate: Callable[..., bool] | None = None
 
-    def may_fire(self, src, present: Callable[[str], bool]) -> bool:
-        """Whether the rule can report on ``src``: one of its triggers is in the text
-        (``present`` answers that, cached per file) and its gate lets it through."""
-        if self.triggers and not any(map(present, self.triggers)):
+    def may_fire(self, src) -> bool:
+        """Whether the rule can report on ``src``: one of its triggers is in it (``src.has``
+        answers that, cached per file and shared by all rules) and its gate lets it through."""
+        if self.triggers and not any(map(src.has, self.triggers)):
             return False
         return self.gate is None or self.gate(src)
 
@@ -98,9 +99,9 @@ def rule(
     """Mark ``check`` as a rule; the rule record is stored on the function as ``rule``.
 
     ``triggers`` and ``gate`` are necessary conditions for a finding, derived from the rule's
-    own patterns: a literal that every match contains (a literal of the blanked code is also
-    in the raw text), and a test of the blanked code. The engine skips the rule where they
-    fail, so they may only ever skip files the rule would find nothing in.
+    own patterns: literals of which every match contains one, and a test of the blanked code.
+    The engine skips the rule where they fail, so they may only ever skip files the rule would
+    find nothing in.
     """
 
     def decorate(check: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:

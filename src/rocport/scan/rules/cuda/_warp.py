@@ -32,10 +32,18 @@ WARP_SIZE_NAME = re.compile(
 SHUFFLE = re.compile(r"__shfl|\.shfl(?:_up|_down|_xor)?\s*\(")
 
 
+_BRACKET = re.compile(r"[(\[{\]}]")
+
+
 def first_argument(code: str, open_paren: int) -> tuple[int, int]:
     """Span of the first argument of the call whose ``(`` is at ``open_paren``."""
+    limit = min(len(code), open_paren + 2000)
+    comma, close = code.find(",", open_paren + 1, limit), code.find(")", open_paren + 1, limit)
+    end = min(comma, close) if comma != -1 and close != -1 else max(comma, close)
+    if end != -1 and not _BRACKET.search(code, open_paren + 1, end):
+        return _strip(code, open_paren + 1, end)  # no brackets before the first , or )
     depth = 0
-    for index in range(open_paren + 1, min(len(code), open_paren + 2000)):
+    for index in range(open_paren + 1, limit):
         char = code[index]
         if char in "([{":
             depth += 1

@@ -44,8 +44,6 @@ WAVEFRONT = 64
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "<<<" not in code and "Launch" not in code:
-        return
     for _offset, _kind, (start, end) in src.launch_configs():
         expr = code[start:end].strip()
         threads = src.block_threads(expr)

@@ -50,11 +50,9 @@ _CHEVRON = re.compile(r"<<<")
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "<<<" not in code and "Launch" not in code:
-        return
     launches = src.matches_at("<<<", _CHEVRON, word=False)
     if "Launch" in code:
-        launches += src.launch_calls(_LAUNCH)
+        launches += src.prefixed_matches("Launch", _LAUNCH)
     for match in sorted(launches, key=lambda m: m.start()):
         function = src.function_at(match.start())
         if function is None:

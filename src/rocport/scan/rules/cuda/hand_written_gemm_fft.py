@@ -50,7 +50,7 @@ _FOR = re.compile(r"for\s*\(")
 def _device_for_loops(src: CudaSource):
     """``for`` loops inside device functions that contain a ``+=``."""
     code = src.code
-    for function in src.device_functions:
+    for function in src.functions:
         start, end = function.body
         if code.find("+=", start, end) == -1:
             continue
@@ -63,19 +63,14 @@ def _device_for_loops(src: CudaSource):
 
 #: the part of ``_PRODUCT_ACCUMULATE`` from ``+=`` to the second subscript
 _PRODUCT_TAIL = re.compile(r"\+=\s*" + _SUBSCRIPTED + r"\*\s*[A-Za-z_]\w*\s*\[")
-#: what follows the ``sin``/``cos`` of a ``_TRIG`` match
-_TRIG_TAIL = re.compile(r"(?:cos)?(?:f|pi|pif)?\s*\(")
+#: what every ``_TRIG`` match contains, in two patterns that start with a literal (fast to
+#: search for, where one alternation would be tried at every character)
+_TRIG_CALLS = (
+    re.compile(r"sin(?:cos)?(?:f|pi|pif)?\s*\("),
+    re.compile(r"cos(?:f|pi|pif)?\s*\("),
+)
 #: literals that ``_PI`` matches contain
 _PI_WORDS = ("PI", "pi", "3.14159", "kPi")
-
-
-def _calls_trig(src: CudaSource) -> bool:
-    code = src.code
-    return any(
-        _TRIG_TAIL.match(code, at + 3) is not None
-        for word in ("sin", "cos")
-        for at in src.find_all(word)
-    )
 
 
 def _may_fire(src: CudaSource) -> bool:
@@ -83,7 +78,7 @@ def _may_fire(src: CudaSource) -> bool:
     code = src.code
     if _PRODUCT_TAIL.search(code) is not None:
         return True
-    return any(w in code for w in _PI_WORDS) and _calls_trig(src)
+    return any(map(src.has, _PI_WORDS)) and any(p.search(code) for p in _TRIG_CALLS)
 
 
 @rule(
@@ -96,7 +91,7 @@ def _may_fire(src: CudaSource) -> bool:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "+=" not in code or not src.device_functions:
+    if not src.functions:
         return
     if not any(src.in_device_code(pos) for pos in src.find_all("+=")):
         return

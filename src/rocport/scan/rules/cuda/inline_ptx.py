@@ -63,8 +63,6 @@ def _known() -> list[tuple[re.Pattern[str], dict]]:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "asm" not in code:
-        return
     for match in _ASM.finditer(code):
         begin = (
             match.start() - 2 if code[match.start() - 2 : match.start()] == "__" else match.start()

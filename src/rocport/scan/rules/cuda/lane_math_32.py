@@ -35,13 +35,17 @@ import re
 from collections.abc import Iterator
 
 from rocport._diagnostics import Applicability, Finding, Severity
-from rocport.scan.context import CudaSource
+from rocport.scan.context import CudaSource, word_start
 from rocport.scan.registry import FixAvailability, Language, rule
 
-#: the operator and constant; the left operand is found by searching backwards from it
-_OP_CONSTANT = re.compile(r"(?P<op>%|&|>>|/)(?!=)\s*(?P<num>0[xX]1[fF]|32|31|5)[uU]?(?![\w.])")
+#: each operator with its constant, one pattern per operator so that each starts with a literal
+#: (a pattern starting with an alternation is tried at every character); the left operand is
+#: found by searching backwards from the operator
+_OP_CONSTANTS = tuple(
+    re.compile(rf"(?P<op>{op})(?!=)\s*(?P<num>{num})[uU]?(?![\w.])")
+    for op, num in (("%", "32"), ("/", "32"), ("&", "0[xX]1[fF]|31"), (">>", "5"))
+)
 _SPACE = " \t\r\n"
-_VALID = {("%", "32"), ("/", "32"), ("&", "31"), ("&", "0x1f"), (">>", "5")}
 _INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
 _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
 _AFTER_ISOLATED = re.compile(r"\s*[);,\]?:}]")
@@ -56,23 +60,20 @@ _AFTER_ISOLATED = re.compile(r"\s*[);,\]?:}]")
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if not src.device_functions:
+    if not src.functions:
         return
-    for match in _OP_CONSTANT.finditer(code):
-        op, num = match.group("op"), match.group("num").lower()
-        if (op, num) not in _VALID or (
-            op == "&" and code[match.start() - 1 : match.start()] == "&"
-        ):
+    matches = [match for pattern in _OP_CONSTANTS for match in pattern.finditer(code)]
+    for match in sorted(matches, key=_start):
+        at = match.start()
+        if (code[at] == "&" and code[at - 1 : at] == "&") or src.function_at(at) is None:
             continue
-        if not src.in_device_code(match.start()):
-            continue
-        lhs_start, lhs_end = _left_operand(code, match.start())
+        lhs_start, lhs_end = _left_operand(code, at)
         if lhs_start < 0:
             continue
         lhs = code[lhs_start:lhs_end]
-        if not _INDEX_NAME.search(lhs):
-            continue
-        yield _finding(src, match, op, num, lhs.strip(), lhs_start)
+        if _INDEX_NAME.search(lhs):
+            op, num = match.group("op", "num")
+            yield _finding(src, match, op, num.lower(), lhs.strip(), lhs_start)
 
 
 def _finding(
@@ -102,8 +103,36 @@ def _finding(
     return src.finding(lhs_start, message, fix)
 
 
+#: how far back :func:`_left_operand` matches an ``a.b->c`` chain with one regex
+_CHAIN_WINDOW = 160
+#: an ``a.b->c`` chain and the blanks after it, backwards: each name is a whole word that
+#: does not start with a digit
+_NAME_BACKWARDS = r"\w*[^\W\d](?!\w)"
+_CHAIN_BACKWARDS = re.compile(
+    rf"[ \t\r\n]*({_NAME_BACKWARDS}(?:[ \t\r\n]*(?:\.|>-)[ \t\r\n]*{_NAME_BACKWARDS})*)"
+)
+
+#: what the step-by-step walk looks at before a chain: blanks, a link, blanks, a word
+_CONTINUATION = re.compile(r"[ \t\r\n]*(?:\.|>-?)?[ \t\r\n]*\w*")
+
+
 def _left_operand(code: str, op: int) -> tuple[int, int]:
     """Span of the operand before the operator at ``op``: ``a.b->c`` or ``( ... )``."""
+    low = max(0, op - _CHAIN_WINDOW)
+    backwards = code[low:op][::-1]
+    chain = _CHAIN_BACKWARDS.match(backwards)
+    if chain is not None and (
+        low == 0 or _CONTINUATION.match(backwards, chain.end()).end() < len(backwards)
+    ):  # what could continue the chain lies inside the window: it is the whole chain
+        return op - chain.end(), op - chain.start(1)
+    rest = backwards.lstrip(_SPACE)
+    if chain is None and rest and not rest[0].isalnum() and not rest.startswith(("_", ")")):
+        return -1, -1  # neither a name (maybe cut by the window) nor ( ... ) before it
+    return _left_operand_by_steps(code, op)
+
+
+def _left_operand_by_steps(code: str, op: int) -> tuple[int, int]:
+    """:func:`_left_operand`, one step at a time (for ``( ... )`` and long chains)."""
     end = _skip_space_back(code, op)
     if end and code[end - 1] == ")":
         return _open_paren(code, end - 1), end
@@ -131,11 +160,13 @@ def _skip_space_back(code: str, pos: int) -> int:
     return pos
 
 
+def _start(match: re.Match[str]) -> int:
+    return match.start()
+
+
 def _word_start(code: str, end: int) -> int:
     """Start of the identifier ending at ``end`` (``end`` itself when there is none)."""
-    start = end
-    while start > 0 and (code[start - 1].isalnum() or code[start - 1] == "_"):
-        start -= 1
+    start = word_start(code, end)
     return end if start < end and code[start].isdigit() else start
 
 

@@ -45,8 +45,6 @@ MAX_THREADS = 1024
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "__launch_bounds__" not in code:
-        return
     for match in _BOUNDS.finditer(code):
         start, end = first_argument(code, match.end() - 1)
         value = src.evaluate(code[start:end])

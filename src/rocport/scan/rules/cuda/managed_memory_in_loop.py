@@ -38,7 +38,8 @@ from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
-_CALL = re.compile(r"\b(cudaMallocManaged|hipMallocManaged)\s*\(")
+#: matched where ``MallocManaged`` follows ``cuda`` or ``hip`` (CudaSource.prefixed_matches)
+_CALL = re.compile(r"((?:cuda|hip)MallocManaged)\s*\(")
 
 
 @rule(
@@ -49,9 +50,7 @@ _CALL = re.compile(r"\b(cudaMallocManaged|hipMallocManaged)\s*\(")
     triggers=("MallocManaged",),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
-    if "MallocManaged" not in src.code:
-        return
-    for match in _CALL.finditer(src.code):
+    for match in src.prefixed_matches("MallocManaged", _CALL):
         loop = src.enclosing_loop(match.start())
         if loop is None:
             continue

@@ -52,19 +52,45 @@ _SCALAR_POINTER = re.compile(
     r"unsigned\s+char|short)\s*(?:const\s*)?\*\s*(?:const\s+)?(?:__restrict__\s+|__restrict\s+)?"
     r"([A-Za-z_]\w*)"
 )
-_GLOBAL_INDEX = re.compile(
-    r"(?:blockIdx\.x\s*\*\s*blockDim\.x\s*\+\s*threadIdx\.x|"
-    r"blockDim\.x\s*\*\s*blockIdx\.x\s*\+\s*threadIdx\.x|"
-    r"threadIdx\.x\s*\+\s*blockIdx\.x\s*\*\s*blockDim\.x|"
-    r"threadIdx\.x\s*\+\s*blockDim\.x\s*\*\s*blockIdx\.x)\s*;"
+#: ``blockIdx.x * blockDim.x + threadIdx.x;`` in its four orders, as two patterns that each
+#: start with a literal (fast to search for; no two match at the same place)
+_BLOCK_OFFSET = r"block(?:Idx\.x\s*\*\s*blockDim|Dim\.x\s*\*\s*blockIdx)\.x"
+_GLOBAL_INDEX = (
+    re.compile(_BLOCK_OFFSET + r"\s*\+\s*threadIdx\.x\s*;"),
+    re.compile(r"threadIdx\.x\s*\+\s*" + _BLOCK_OFFSET + r"\s*;"),
 )
 #: ``name =`` (optionally with a cast) right before the global index expression
 _ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*=\s*(?:\(\s*\w+\s*\)\s*)?$")
 _SUBSCRIPT = re.compile(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]")
-_DISQUALIFY = re.compile(
-    r"float[234]|int[234]|double2|half2|reinterpret_cast|__shared__|"
-    r"__shfl|atomic|__syncthreads|\bfor\b|\bwhile\b|\[[^\]\[;]*\["
+#: what makes a kernel more than element-wise: vector types, casts, shared memory, shuffles,
+#: atomics, barriers, loops and nested subscripts
+_DISQUALIFY_LITERALS = tuple(f"{base}{n}" for base in ("float", "int") for n in "234") + (
+    "double2",
+    "half2",
+    "reinterpret_cast",
+    "__shared__",
+    "__shfl",
+    "atomic",
+    "__syncthreads",
 )
+_LOOP_WORD = (re.compile(r"for\b"), re.compile(r"while\b"))
+_NESTED_SUBSCRIPT = re.compile(r"\[[^\]\[;]*\[")
+
+
+def _first_global_index(body: str) -> re.Match[str] | None:
+    found = [m for m in (p.search(body) for p in _GLOBAL_INDEX) if m is not None]
+    return min(found, key=lambda m: m.start()) if found else None
+
+
+def _disqualified(body: str) -> bool:
+    if any(literal in body for literal in _DISQUALIFY_LITERALS):
+        return True
+    for pattern in _LOOP_WORD:
+        for match in pattern.finditer(body):
+            at = match.start()
+            if not at or not (body[at - 1].isalnum() or body[at - 1] == "_"):
+                return True
+    return _NESTED_SUBSCRIPT.search(body) is not None
 
 
 @rule(
@@ -76,14 +102,12 @@ _DISQUALIFY = re.compile(
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "blockIdx" not in code:
-        return
     for function in src.functions:
         if not function.is_kernel:
             continue
         body = code[function.body[0] : function.body[1] + 1]
-        found = _GLOBAL_INDEX.search(body)
-        if found is None or _DISQUALIFY.search(body):
+        found = _first_global_index(body)
+        if found is None or _disqualified(body):
             continue
         index = _ASSIGNED.search(body, max(0, found.start() - 60), found.start())
         if index is None:

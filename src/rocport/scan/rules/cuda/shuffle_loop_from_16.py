@@ -50,19 +50,17 @@ _UP = re.compile(
 )
 
 
-#: what follows the ``16``/``32`` of ``= 16;``, ``< 32;`` or ``<= 16;`` in ``_DOWN``/``_UP``
-_BOUND_END = re.compile(r"[uU]?\s*;")
+#: the ``16;``/``32;`` of ``= 16;``, ``< 32;`` or ``<= 16;`` in ``_DOWN``/``_UP``
+_BOUNDS = (re.compile(r"16[uU]?\s*;"), re.compile(r"32[uU]?\s*;"))
 
 
 def _may_fire(src: CudaSource) -> bool:
     """Both loop patterns need ``= 16;`` or ``< 32;``/``<= 16;``: a 16 or 32 right after
     ``=`` or ``<`` (blanks between) and right before ``;``."""
     code = src.code
-    for number in ("16", "32"):
-        for at in src.find_all(number):
-            if _BOUND_END.match(code, at + 2) is None:
-                continue
-            before = at
+    for pattern in _BOUNDS:
+        for match in pattern.finditer(code):
+            before = match.start()
             while before > 0 and code[before - 1].isspace():
                 before -= 1
             if before and code[before - 1] in "=<":
@@ -81,8 +79,6 @@ def _may_fire(src: CudaSource) -> bool:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "shfl" not in code:
-        return
     for head in _FOR.finditer(code):
         if not src.starts_word(head.start()):
             continue

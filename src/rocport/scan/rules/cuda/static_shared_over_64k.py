@@ -52,8 +52,8 @@ def _mentions(src: CudaSource, name: str, start: int, end: int) -> bool:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     arrays = [a for a in src.shared_arrays if not a.extern and a.size is not None]
-    if not arrays:
-        return
+    if sum(a.size for a in arrays) <= LDS_BYTES:
+        return  # no kernel can use more than all of them together
     code = src.code
     file_scope = [a for a in arrays if src.function_at(a.offset) is None]
     for function in src.functions:

@@ -44,9 +44,6 @@ _DYNAMIC = re.compile(r"(?P<api>tiled_partition)\s*\([^;()]*(?:\([^;()]*\)[^;()]
     triggers=("tiled_partition", "thread_block_tile"),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
-    code = src.code
-    if "tiled_partition" not in code and "thread_block_tile" not in code:
-        return
     matches = src.matches_at("thread_block_tile", _TILE) + src.matches_at("tiled_partition", _TILE)
     matches += src.matches_at("tiled_partition", _DYNAMIC)
     for match in sorted(matches, key=lambda m: m.start()):

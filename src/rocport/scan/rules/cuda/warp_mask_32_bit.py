@@ -56,8 +56,6 @@ from rocport.scan.rules.cuda._warp import (
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if "_sync" not in code and "__syncwarp" not in code:
-        return
     fixed_names: set[str] = set()
     for call in MASKED_CALL.finditer(code):
         if not src.starts_word(call.start()):

@@ -64,13 +64,6 @@ _WIDE = {
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    if (
-        "__activemask" not in code
-        and "__ballot" not in code
-        and "__match_" not in code
-        and "__lanemask" not in code
-    ):
-        return
     for call in _PRODUCER_CALL.finditer(code):
         if not src.starts_word(call.start()):
             continue

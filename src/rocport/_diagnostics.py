@@ -1,4 +1,8 @@
-"""Shared vocabulary of findings: used by ``port`` reports and ``scan`` results."""
+"""Shared vocabulary of findings: used by ``port`` reports and ``scan`` results.
+
+The records are plain (not frozen) slotted dataclasses: a scan builds tens of thousands of
+them, and a frozen dataclass pays for ``object.__setattr__`` on every field.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +38,7 @@ class Applicability(enum.Enum):
     DISPLAY_ONLY = "display-only"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Location:
     """A 1-based line and column in a file."""
 
@@ -46,7 +50,7 @@ class Location:
         return f"{self.path}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Edit:
     """Replace ``source[start:end]`` (character offsets) with ``text``."""
 
@@ -55,7 +59,7 @@ class Edit:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Fix:
     """A described set of edits with its applicability."""
 
@@ -64,7 +68,7 @@ class Fix:
     applicability: Applicability = Applicability.DISPLAY_ONLY
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Finding:
     """One reported problem at one place."""
 

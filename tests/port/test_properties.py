@@ -168,7 +168,7 @@ def test_scanner_sees_the_lexers_code_identifiers(mappings, text):
     code (the scanner reads ``ns::Name`` as one token, the lexer as two)."""
     plan = _plan(mappings["6.4"], PortOptions())
     fast = {
-        m.start()
+        m.span()
         for m in plan.scanner.finditer(text)
         if m.lastgroup is None and plan.rule(m.group()) is not None
     }
@@ -177,7 +177,9 @@ def test_scanner_sees_the_lexers_code_identifiers(mappings, text):
         for t in tokenize(text)
         if t.kind is Kind.IDENT and plan.rule(text[t.start : t.end]) is not None
     }
-    assert fast == lexed
+    # a name inside a qualified token (``cub::cudaMalloc``) is the token's, not its own
+    lexed -= {at for at in lexed if any(start < at < end for start, end in fast)}
+    assert {start for start, _ in fast} == lexed
 
 
 def _wheel_headers() -> list:

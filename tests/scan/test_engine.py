@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rocport._diagnostics import Applicability, Edit, Finding, Fix, Location, Severity, line_starts
@@ -91,3 +91,26 @@ def test_parallel_scan_gives_the_same_report(tmp_path: Path) -> None:
     assert serial.files == parallel.files > 2 * 16
     assert [f.to_dict() for f in serial.findings] == [f.to_dict() for f in parallel.findings]
     assert serial.sources == parallel.sources
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["tid", "threadIdx", ".", "->", " ", "\n", "x", "2a", "_", ")", "(", "é"]),
+        max_size=14,
+    ).map("".join),
+    st.sampled_from([160, 5, 1]),
+)
+def test_left_operand_by_regex_matches_the_step_by_step_walk(before: str, window: int) -> None:
+    """RP103 matches the operand before ``% 32`` with one backwards regex in a window; it
+    must agree with the walk one step at a time whatever the window cuts."""
+    from rocport.scan.rules.cuda import lane_math_32
+
+    code = before + " % 32"
+    op = len(before) + 1
+    saved, lane_math_32._CHAIN_WINDOW = lane_math_32._CHAIN_WINDOW, window
+    try:
+        fast = lane_math_32._left_operand(code, op)
+    finally:
+        lane_math_32._CHAIN_WINDOW = saved
+    assert fast == lane_math_32._left_operand_by_steps(code, op)

@@ -99,3 +99,29 @@ def test_a_feature_spelled_with_capitals_is_triggered():
     text = "void set(cudaLaunchAttribute* a) { a->id = cudaLaunchAttributeClusterDimension; }\n"
     findings = scan_text(text, "launch.cu", Language.CUDA, CUDA_RULES)
     assert [f.rule for f in findings] == ["RP112"]
+
+
+def test_underscored_triggers_are_indexed():
+    """Every ``__`` trigger is found by the one search of CudaSource (not one search each)."""
+    from rocport.scan.context import _UNDERSCORED_INDEX
+
+    underscored = {t for rule in CUDA_RULES for t in rule.triggers if t.startswith("__")}
+    assert underscored <= set(_UNDERSCORED_INDEX)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__global__ void k() { __shared__ int a[4]; __ballot_sync(~0u, 1); }",
+        "___global__ x__device__ __ballot __ballot_sync __nv_fp8x2 ____shared__",
+        "__ __g __global__global__ __activemask(",
+    ],
+)
+def test_underscored_index_finds_what_find_finds(text):
+    from rocport.scan.context import _UNDERSCORED_INDEX
+
+    src = CudaSource("k.cu", text)
+    for literal in _UNDERSCORED_INDEX:
+        expected = [i for i in range(len(text)) if text.startswith(literal, i)]
+        assert src.find_all(literal) == expected, literal
+        assert src.has(literal) == bool(expected)

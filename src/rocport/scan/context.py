@@ -164,6 +164,32 @@ _QUALIFIER = re.compile(r"__\w+__")
 #: the usual definition head, ``qualifiers type name(params) {`` with no brackets before the
 #: name and none inside the parameters; anything else takes the general path of _function_at
 _SIMPLE_HEAD = re.compile(r"[^;{}()<>]*\b([A-Za-z_]\w*)[ \t\r\n]*\(([^()]*)\)[ \t\r\n]*\{")
+#: ``__`` words that rules and views look for (every CUDA trigger that starts with ``__`` is
+#: here; tests/scan/test_triggers.py checks it), all found by one search of the code
+_UNDERSCORED_INDEX = (
+    "__global__",
+    "__device__",
+    "__shared__",
+    "__launch_bounds__",
+    "__activemask",
+    "__ballot",
+    "__lanemask",
+    "__match_",
+    "__nanosleep",
+    "__nv_fp8",
+)
+#: ``__`` and then one of the words (longest first), matched without taking the word, so that
+#: no occurrence is skipped; a match is the longest word found at that place
+_UNDERSCORED = re.compile(
+    "__(?=("
+    + "|".join(re.escape(w[2:]) for w in sorted(_UNDERSCORED_INDEX, key=len, reverse=True))
+    + "))"
+)
+#: each word -> the words of the index that start it (itself included): all found where it is
+_PREFIXES_OF = {
+    word[2:]: [other for other in _UNDERSCORED_INDEX if word.startswith(other)]
+    for word in _UNDERSCORED_INDEX
+}
 _LOOP_HEAD = {
     "for": re.compile(r"for\s*\("),
     "while": re.compile(r"while\s*\("),
@@ -291,6 +317,9 @@ class CudaSource(_Source):
     def has(self, literal: str) -> bool:
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
         hits = self._found.get(literal)
+        if hits is None and literal in _UNDERSCORED_INDEX:
+            self._index_underscored()
+            hits = self._found[literal]
         if hits is not None:
             return bool(hits)
         known = self._present.get(literal)
@@ -298,9 +327,22 @@ class CudaSource(_Source):
             known = self._present[literal] = literal in self.code
         return known
 
+    def _index_underscored(self) -> None:
+        """:meth:`find_all` of every ``__`` word of ``_UNDERSCORED_INDEX``, in one search (a
+        search per word would read the whole code each time)."""
+        found = {literal: [] for literal in _UNDERSCORED_INDEX}
+        for match in _UNDERSCORED.finditer(self.code):
+            at = match.start()
+            for literal in _PREFIXES_OF[match.group(1)]:
+                found[literal].append(at)
+        self._found.update(found)
+
     def find_all(self, literal: str) -> list[int]:
         """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
         hits = self._found.get(literal)
+        if hits is None and literal in _UNDERSCORED_INDEX:
+            self._index_underscored()
+            hits = self._found[literal]
         if hits is None:
             hits = []
             if self._present.get(literal) is False:

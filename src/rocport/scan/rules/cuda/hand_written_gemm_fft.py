@@ -78,7 +78,7 @@ def _may_fire(src: CudaSource) -> bool:
     code = src.code
     if _PRODUCT_TAIL.search(code) is not None:
         return True
-    return any(map(src.has, _PI_WORDS)) and any(p.search(code) for p in _TRIG_CALLS)
+    return any(p.search(code) for p in _TRIG_CALLS) and any(map(src.has, _PI_WORDS))
 
 
 @rule(

@@ -39,6 +39,7 @@ grid sized for `n / 4`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
@@ -77,9 +78,9 @@ _LOOP_WORD = (re.compile(r"for\b"), re.compile(r"while\b"))
 _NESTED_SUBSCRIPT = re.compile(r"\[[^\]\[;]*\[")
 
 
-def _first_global_index(body: str) -> re.Match[str] | None:
-    found = [m for m in (p.search(body) for p in _GLOBAL_INDEX) if m is not None]
-    return min(found, key=lambda m: m.start()) if found else None
+def _global_indexes(code: str) -> list[int]:
+    """Offsets of every global index expression (one can't span two function bodies)."""
+    return sorted(match.start() for pattern in _GLOBAL_INDEX for match in pattern.finditer(code))
 
 
 def _disqualified(body: str) -> bool:
@@ -102,14 +103,16 @@ def _disqualified(body: str) -> bool:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    for function in src.functions:
-        if not function.is_kernel:
+    indexes = _global_indexes(code)
+    for function in src.functions if indexes else ():
+        start, end = function.body
+        first = bisect_left(indexes, start)
+        if not function.is_kernel or first == len(indexes) or indexes[first] > end:
             continue
-        body = code[function.body[0] : function.body[1] + 1]
-        found = _first_global_index(body)
-        if found is None or _disqualified(body):
+        body = code[start : end + 1]
+        if _disqualified(body):
             continue
-        index = _ASSIGNED.search(body, max(0, found.start() - 60), found.start())
+        index = _ASSIGNED.search(code, max(start, indexes[first] - 60), indexes[first])
         if index is None:
             continue
         pointers = {

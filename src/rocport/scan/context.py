@@ -10,6 +10,7 @@ import ast
 import re
 import string
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import accumulate
@@ -379,6 +380,22 @@ class CudaSource(_Source):
             ):
                 found.append((start, literal))
                 consumed = end
+        return found
+
+    def matches_from(self, pattern: re.Pattern[str], starts: Iterable[int]) -> list[re.Match[str]]:
+        """What ``pattern.finditer(code)`` finds, trying ``pattern`` only at ``starts``: offsets
+        (in order) among which every match begins, found with ``str.find``, so that no regex is
+        tried at every character. ``pattern`` must not match the empty string."""
+        found = []
+        end = 0
+        code = self.code
+        match = pattern.match
+        for start in starts:
+            if start >= end:
+                hit = match(code, start)
+                if hit is not None:
+                    found.append(hit)
+                    end = hit.end()
         return found
 
     def matches_at(

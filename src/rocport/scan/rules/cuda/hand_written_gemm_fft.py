@@ -78,7 +78,10 @@ def _may_fire(src: CudaSource) -> bool:
     code = src.code
     if _PRODUCT_TAIL.search(code) is not None:
         return True
-    return any(p.search(code) for p in _TRIG_CALLS) and any(map(src.has, _PI_WORDS))
+    return any(
+        src.matches_from(pattern, src.find_all(word))
+        for word, pattern in zip(("sin", "cos"), _TRIG_CALLS, strict=True)
+    ) and any(map(src.has, _PI_WORDS))
 
 
 @rule(

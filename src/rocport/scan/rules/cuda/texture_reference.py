@@ -49,6 +49,16 @@ def _declared(code: str, at: int) -> bool:
     return not before.endswith("return")
 
 
+def _starts(src: CudaSource) -> list[int]:
+    """Where a ``_REFERENCE`` match can begin: at ``texture`` or ``surface``, or at the
+    ``cuda``/``hip`` before ``Bind``/``Unbind``."""
+    starts = set(src.find_all("texture") + src.find_all("surface"))
+    for word in ("Bind", "Unbind"):
+        for at in src.find_all(word):
+            starts.update((at - 4, at - 3))
+    return sorted(start for start in starts if start >= 0)
+
+
 @rule(
     id="RP114",
     name="texture-reference",
@@ -59,7 +69,7 @@ def _declared(code: str, at: int) -> bool:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    for match in _REFERENCE.finditer(code):
+    for match in src.matches_from(_REFERENCE, _starts(src)):
         at = match.start()
         if not src.starts_word(at) or (at and code[at - 1] in ":."):
             continue

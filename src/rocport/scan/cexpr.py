@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 _SIZEOF = {
     "char": 1,
@@ -124,8 +125,15 @@ def evaluate(expr: str, lookup: Callable[[str], str | None], _depth: int = 0) ->
             parts.append("//" if op == "/" else op)
     if len(parts) == 1 and parts[0].strip("()").isdigit():
         return int(parts[0].strip("()"))  # a number, or a name that stands for one
+    return _arithmetic(" ".join(parts))
+
+
+@lru_cache(maxsize=4096)
+def _arithmetic(expr: str) -> int | None:
+    """Value of numbers and operators written as Python (names are resolved by then, so the
+    same text has the same value in every file: sizes like ``32 * (32 + 1)`` repeat)."""
     try:
-        tree = ast.parse(" ".join(parts), mode="eval")
+        tree = ast.parse(expr, mode="eval")
     except SyntaxError:
         return None
     return _eval_node(tree.body)

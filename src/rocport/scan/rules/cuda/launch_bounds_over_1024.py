@@ -45,7 +45,7 @@ MAX_THREADS = 1024
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    for match in _BOUNDS.finditer(code):
+    for match in src.matches_from(_BOUNDS, src.find_all("__launch_bounds__")):
         start, end = first_argument(code, match.end() - 1)
         value = src.evaluate(code[start:end])
         if value is not None and value > MAX_THREADS:

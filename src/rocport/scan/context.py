@@ -209,6 +209,8 @@ _DECL_TYPE = re.compile(
 _LAUNCH_CALL = re.compile(r"((?:hip|cuda)Launch(?:KernelGGL|Kernel|CooperativeKernel))\s*\(")
 _DIM = re.compile(r"\[([^\]]*)\]")
 _DECLARATOR = re.compile(r"\s*(?:\*\s*)*(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\]]*\]\s*)*)")
+_DIM3_EXTENTS = re.compile(r"(?:dim3\s*)?[({]([^(){}]*)[)}]")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _DIM3 = re.compile(r"dim3\s+(\w+)\s*(?:=\s*(?:dim3\s*)?)?[({]([^(){};]*)[)}]\s*;")
 _CONSTANT = re.compile(
     r"const(?:expr)?\s+(?:static\s+)?(?:(?:unsigned|signed|long|short|int|size_t|auto|"
@@ -621,10 +623,10 @@ class CudaSource(_Source):
         """Threads per block described by ``expr``: a number, constant, ``dim3(...)`` or a
         ``dim3`` variable declared with constant extents in this file."""
         expr = expr.strip()
-        inline = re.fullmatch(r"(?:dim3\s*)?[({]([^(){}]*)[)}]", expr)
+        inline = _DIM3_EXTENTS.fullmatch(expr)
         if inline:
             return self._product(inline.group(1))
-        if re.fullmatch(r"[A-Za-z_]\w*", expr):
+        if _IDENTIFIER.fullmatch(expr):
             declared = self.dim3_variables.get(expr)
             if declared is not None:
                 return self._product(declared)
@@ -765,16 +767,22 @@ def _split_top_level(text: str) -> list[tuple[int, int]]:
     if "," not in text:
         return [(0, len(text))]
     parts, depth, start = [], 0, 0
-    for index, char in enumerate(text):
+    for match in _SPLIT_POINTS.finditer(text):
+        char = match.group()
         if char in "([{<":
             depth += 1
-        elif char in ")]}>":
+        elif char != ",":
             depth = max(0, depth - 1)
-        elif char == "," and depth == 0:
+        elif depth == 0:
+            index = match.start()
             parts.append((start, index))
             start = index + 1
     parts.append((start, len(text)))
     return parts
+
+
+#: what _split_top_level looks at: brackets and commas
+_SPLIT_POINTS = re.compile(r"[][(){}<>,]")
 
 
 class PythonSource(_Source):

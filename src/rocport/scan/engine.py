@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
+from operator import attrgetter
 from pathlib import Path
 
 from rocport._diagnostics import Finding
@@ -153,7 +154,7 @@ def scan_text(
             continue
         src.rule = rule
         findings.extend(rule.check(src))
-    findings.sort(key=lambda f: (f.location.line, f.location.column, f.rule))
+    findings.sort(key=_POSITION)
     if findings:
         _add_fingerprints(findings, src.line_text)
     return findings
@@ -162,15 +163,22 @@ def scan_text(
 def _add_fingerprints(findings: list[Finding], line_text: Callable[[int], str]) -> None:
     """Give each finding a fingerprint that survives moving code: rule, path, line text and
     occurrence of that pair (stored in ``extra``, which each finding owns)."""
-    seen: Counter[tuple[str, str]] = Counter()
+    seen: dict[tuple[str, str], int] = {}
+    contents: dict[int, str] = {}
+    blake2b = hashlib.blake2b
     for finding in findings:
-        content = " ".join(line_text(finding.location.line).split())
+        line = finding.location.line
+        content = contents.get(line)
+        if content is None:
+            content = contents[line] = " ".join(line_text(line).split())
         key = (finding.rule, content)
-        seen[key] += 1
-        payload = f"{finding.rule}\0{finding.location.path}\0{content}\0{seen[key]}"
-        finding.extra["fingerprint"] = hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
+        seen[key] = count = seen.get(key, 0) + 1
+        payload = f"{finding.rule}\0{finding.location.path}\0{content}\0{count}"
+        finding.extra["fingerprint"] = blake2b(payload.encode(), digest_size=16).hexdigest()
 
 
+#: where a finding is in its file, and its rule: the order of a file's findings
+_POSITION = attrgetter("location.line", "location.column", "rule")
 #: Below this many files a process pool costs more than it saves.
 MIN_FILES_PER_JOB = 16
 

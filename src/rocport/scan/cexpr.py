@@ -80,7 +80,8 @@ _BINOPS: dict[type, Callable[[int, int], int]] = {
 
 def sizeof(type_name: str) -> int | None:
     """Size in bytes of a built-in or common CUDA/HIP vector type (``None`` if unknown)."""
-    return _SIZEOF.get(" ".join(type_name.split()))
+    size = _SIZEOF.get(type_name)
+    return size if size is not None else _SIZEOF.get(" ".join(type_name.split()))
 
 
 def _integer(literal: str) -> int | None:
@@ -97,8 +98,30 @@ def evaluate(expr: str, lookup: Callable[[str], str | None], _depth: int = 0) ->
     """Value of the C constant expression ``expr``; ``lookup`` gives the text behind a name."""
     if _depth > 16:
         return None
+    tokens = _tokens(expr.strip())
+    if tokens is None:
+        return None
     parts: list[str] = []
-    pos, expr = 0, expr.strip()
+    for text, is_name in tokens:
+        if is_name:
+            body = lookup(text)
+            value = None if body is None else evaluate(body, lookup, _depth + 1)
+            if value is None:
+                return None
+            parts.append(f"({value})")
+        else:
+            parts.append(text)
+    if len(parts) == 1 and parts[0].strip("()").isdigit():
+        return int(parts[0].strip("()"))  # a number, or a name that stands for one
+    return _arithmetic(" ".join(parts))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(expr: str) -> tuple[tuple[str, bool], ...] | None:
+    """``expr`` as Python arithmetic tokens, each with whether it is a name still to resolve
+    (None when something in it is not a constant expression); the same in every file."""
+    tokens: list[tuple[str, bool]] = []
+    pos = 0
     while pos < len(expr):
         match = _TOKEN.match(expr, pos)
         if match is None or match.end() == pos:
@@ -108,24 +131,18 @@ def evaluate(expr: str, lookup: Callable[[str], str | None], _depth: int = 0) ->
             value = _integer(match.group("num"))
             if value is None:
                 return None
-            parts.append(str(value))
+            tokens.append((str(value), False))
         elif match.group("sizeof"):
             size = _SIZEOF.get(" ".join(match.group("type").split()))
             if size is None:
                 return None
-            parts.append(str(size))
+            tokens.append((str(size), False))
         elif match.group("name"):
-            body = lookup(match.group("name"))
-            value = None if body is None else evaluate(body, lookup, _depth + 1)
-            if value is None:
-                return None
-            parts.append(f"({value})")
+            tokens.append((match.group("name"), True))
         else:
             op = match.group("op")
-            parts.append("//" if op == "/" else op)
-    if len(parts) == 1 and parts[0].strip("()").isdigit():
-        return int(parts[0].strip("()"))  # a number, or a name that stands for one
-    return _arithmetic(" ".join(parts))
+            tokens.append(("//" if op == "/" else op, False))
+    return tuple(tokens)
 
 
 @lru_cache(maxsize=4096)

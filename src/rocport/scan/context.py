@@ -120,7 +120,7 @@ class Function:
     is_kernel: bool  # __global__
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SharedArray:
     """One ``__shared__`` declarator: where it is, its element type, name and dimensions."""
 
@@ -202,6 +202,8 @@ _DECL_NOISE = re.compile(
     r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
     r"volatile|const|__restrict__)\b"
 )
+#: what every _DECL_NOISE match contains
+_NOISE_WORDS = ("align", "extern", "static", "volatile", "const", "__restrict__")
 _DECL_TYPE = re.compile(
     r"\s*((?:unsigned\s+|signed\s+|long\s+|short\s+)*"
     r"[A-Za-z_][\w:]*(?:\s*<[^;<>]*>)?)"
@@ -556,9 +558,17 @@ class CudaSource(_Source):
             if end == -1 or (at and (code[at - 1].isalnum() or code[at - 1] == "_")):
                 continue
             statement = code[statement_start:end]
-            extern = "extern" in code[max(0, at - 40) : at] or "extern" in statement.split("[")[0]
+            bracket = statement.find("[")
+            extern = (
+                code.find("extern", max(0, at - 40), at) != -1
+                or statement.find("extern", 0, len(statement) if bracket == -1 else bracket) != -1
+            )
             # drop qualifiers and alignment, keep "type declarator, declarator"
-            cleaned = _DECL_NOISE.sub(_blanked, statement)
+            cleaned = (
+                _DECL_NOISE.sub(_blanked, statement)
+                if any(word in statement for word in _NOISE_WORDS)
+                else statement
+            )
             type_match = _DECL_TYPE.match(cleaned)
             if type_match is None:
                 continue

@@ -179,6 +179,7 @@ _UNDERSCORED_INDEX = (
     "__nanosleep",
     "__nv_fp8",
 )
+_UNDERSCORED_WORDS = frozenset(_UNDERSCORED_INDEX)
 #: ``__`` and then one of the words (longest first), matched without taking the word, so that
 #: no occurrence is skipped; a match is the longest word found at that place
 _UNDERSCORED = re.compile(
@@ -322,7 +323,7 @@ class CudaSource(_Source):
     def has(self, literal: str) -> bool:
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
         hits = self._found.get(literal)
-        if hits is None and literal in _UNDERSCORED_INDEX:
+        if hits is None and literal in _UNDERSCORED_WORDS:
             self._index_underscored()
             hits = self._found[literal]
         if hits is not None:
@@ -345,7 +346,7 @@ class CudaSource(_Source):
     def find_all(self, literal: str) -> list[int]:
         """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
         hits = self._found.get(literal)
-        if hits is None and literal in _UNDERSCORED_INDEX:
+        if hits is None and literal in _UNDERSCORED_WORDS:
             self._index_underscored()
             hits = self._found[literal]
         if hits is None:

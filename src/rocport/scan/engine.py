@@ -98,12 +98,14 @@ def language_of(path: Path) -> Language | None:
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
     """``path`` relative to the working directory where it lies below it, else as given."""
-    base = cwd or Path.cwd().resolve()
-    absolute = path if path.is_absolute() else base / path
-    try:
-        return Path(os.path.normpath(absolute)).relative_to(base).as_posix()
-    except ValueError:
-        return path.as_posix()
+    base = os.fspath(cwd or Path.cwd().resolve())
+    absolute = os.path.normpath(os.path.join(base, path))  # join keeps an absolute path as is
+    if absolute == base:
+        return "."
+    prefix = base.rstrip(os.sep) + os.sep
+    if absolute.startswith(prefix):
+        return absolute[len(prefix) :].replace(os.sep, "/")
+    return path.as_posix()
 
 
 def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[Path]:
@@ -111,9 +113,9 @@ def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[P
     patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
     matcher = re.compile("|".join(fnmatch_translate(p) for p in patterns))
 
-    def excluded(candidate: Path, root: Path) -> bool:
-        relative = candidate.relative_to(root).as_posix() if candidate != root else candidate.name
-        return bool(matcher.match(candidate.name) or matcher.match(relative))
+    def excluded(name: str, folder: str) -> bool:
+        relative = f"{folder}/{name}" if folder else name
+        return bool(matcher.match(name) or matcher.match(relative))
 
     for path in paths:
         if not path.exists():
@@ -122,13 +124,14 @@ def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[P
             if not any(fnmatch(path.name, p) or fnmatch(path.as_posix(), p) for p in exclude):
                 yield path
             continue
-        for folder, dirs, names in os.walk(path):
-            here = Path(folder)
-            dirs[:] = sorted(d for d in dirs if not excluded(here / d, path))
+        root = os.fspath(path)
+        for folder, dirs, names in os.walk(root):
+            # the folder below the root, as a POSIX path (os.walk joins names onto the root)
+            below = folder[len(root) :].lstrip(os.sep).replace(os.sep, "/")
+            dirs[:] = sorted(d for d in dirs if not excluded(d, below))
             for name in sorted(names):
-                candidate = here / name
-                if not excluded(candidate, path):
-                    yield candidate
+                if not excluded(name, below):
+                    yield Path(folder, name)
 
 
 def scan_text(

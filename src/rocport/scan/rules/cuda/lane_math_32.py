@@ -38,13 +38,16 @@ from rocport._diagnostics import Applicability, Finding, Severity
 from rocport.scan.context import CudaSource, word_start
 from rocport.scan.registry import FixAvailability, Language, rule
 
-#: each operator with its constant, one pattern per operator so that each starts with a literal
-#: (a pattern starting with an alternation is tried at every character); the left operand is
-#: found by searching backwards from the operator
-_OP_CONSTANTS = tuple(
-    re.compile(rf"(?P<op>{op})(?!=)\s*(?P<num>{num})[uU]?(?![\w.])")
+#: each operator with its constant, one pattern per operator so that each starts with the
+#: operator (a pattern starting with an alternation is tried at every character); the left
+#: operand is found by searching backwards from the operator
+_OP_CONSTANTS = {
+    op: re.compile(rf"(?P<op>{re.escape(op)})(?!=)\s*(?P<num>{num})[uU]?(?![\w.])")
     for op, num in (("%", "32"), ("/", "32"), ("&", "0[xX]1[fF]|31"), (">>", "5"))
-)
+}
+#: operators rare enough in code that trying the pattern at each one (found with ``str.find``)
+#: beats a regex search; ``&`` is too common
+_FOUND_OPERATORS = ("%", "/", ">>")
 _SPACE = " \t\r\n"
 _INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
 _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
@@ -62,7 +65,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if not src.functions:
         return
-    matches = [match for pattern in _OP_CONSTANTS for match in pattern.finditer(code)]
+    matches = list(_OP_CONSTANTS["&"].finditer(code))
+    for op in _FOUND_OPERATORS:
+        matches += src.matches_from(_OP_CONSTANTS[op], src.find_all(op))
     for match in sorted(matches, key=_start):
         at = match.start()
         if (code[at] == "&" and code[at - 1 : at] == "&") or src.function_at(at) is None:

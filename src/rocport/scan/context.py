@@ -178,6 +178,12 @@ _UNDERSCORED_INDEX = (
     "__match_",
     "__nanosleep",
     "__nv_fp8",
+    "__shfl",
+    "__any_sync",
+    "__all_sync",
+    "__uni_sync",
+    "__syncwarp",
+    "__reduce_",
 )
 _UNDERSCORED_WORDS = frozenset(_UNDERSCORED_INDEX)
 #: ``__`` and then one of the words (longest first), matched without taking the word, so that

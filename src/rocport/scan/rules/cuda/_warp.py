@@ -10,6 +10,17 @@ MASKED_CALL = re.compile(
     r"match_any_sync|match_all_sync|syncwarp|reduce_(?:add|min|max|and|or|xor)_sync))"
     r"\s*\("
 )
+#: what a MASKED_CALL match starts with (all in CudaSource's index of ``__`` words)
+MASKED_CALL_STARTS = (
+    "__shfl",
+    "__ballot",
+    "__any_sync",
+    "__all_sync",
+    "__uni_sync",
+    "__match_",
+    "__syncwarp",
+    "__reduce_",
+)
 #: A full 32-lane mask written as a literal.
 FULL_MASK_32 = re.compile(r"0[xX][fF]{8}[uU]?[lL]{0,2}|~0[uU]?|-1|4294967295[uU]?[lL]{0,2}")
 #: A 32-bit (at most 8 hex digits) lane-mask literal.

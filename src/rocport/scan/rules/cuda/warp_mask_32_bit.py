@@ -42,6 +42,7 @@ from rocport.scan.rules.cuda._warp import (
     FULL_MASK_64,
     MASK_LITERAL_32,
     MASKED_CALL,
+    MASKED_CALL_STARTS,
     first_argument,
 )
 
@@ -57,7 +58,8 @@ from rocport.scan.rules.cuda._warp import (
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     fixed_names: set[str] = set()
-    for call in MASKED_CALL.finditer(code):
+    starts = sorted(at for word in MASKED_CALL_STARTS for at in src.find_all(word))
+    for call in src.matches_from(MASKED_CALL, starts):
         if not src.starts_word(call.start()):
             continue
         start, end = first_argument(code, call.end() - 1)

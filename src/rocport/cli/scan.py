@@ -145,7 +145,9 @@ def command(
     ignored = {rule.id for rule in rules_for(_split(ignore))}
     rules = [rule for rule in RULES if rule in selected and rule.id not in ignored]
 
-    report = scan_paths(list(paths), rules, exclude, jobs or os.cpu_count() or 1)
+    jobs = jobs or os.cpu_count() or 1
+    fingerprints = output_format in ("json", "sarif")  # the text report shows none
+    report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
     if fix or diff_only:
         fixed = fixer.fix_report(report, rules, unsafe=unsafe_fixes)
         stream = sys.stdout if output_format == "text" or output is not None else sys.stderr
@@ -168,7 +170,7 @@ def command(
             err=True,
         )
         if fixed:
-            report = scan_paths(list(paths), rules, exclude, jobs or os.cpu_count() or 1)
+            report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
 
     if output_format == "text" and output is None:
         text_output.render(report, console)

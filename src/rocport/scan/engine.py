@@ -135,12 +135,19 @@ def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[P
 
 
 def scan_text(
-    text: str, path: str, language: Language, rules: Sequence[Rule], *, triggers: bool = True
+    text: str,
+    path: str,
+    language: Language,
+    rules: Sequence[Rule],
+    *,
+    triggers: bool = True,
+    fingerprints: bool = True,
 ) -> list[Finding]:
     """Run ``rules`` of ``language`` over one text; raises SyntaxError for bad Python.
 
     Rules whose triggers or gate rule out a finding in this text are skipped, unless
-    ``triggers`` is off (which gives the same findings, more slowly)."""
+    ``triggers`` is off (which gives the same findings, more slowly). ``fingerprints`` (for
+    JSON and SARIF) gives each finding ``extra["fingerprint"]``."""
     selected = [r for r in rules if r.language is language]
     if not selected:
         return []
@@ -158,7 +165,7 @@ def scan_text(
         src.rule = rule
         findings.extend(rule.check(src))
     findings.sort(key=_POSITION)
-    if findings:
+    if findings and fingerprints:
         _add_fingerprints(findings, src.line_text)
     return findings
 
@@ -193,9 +200,10 @@ def scan_paths(
     jobs: int = 1,
     *,
     triggers: bool = True,
+    fingerprints: bool = True,
 ) -> ScanReport:
     """Scan every supported file under ``paths`` with ``rules``, in ``jobs`` processes
-    (``triggers`` as in :func:`scan_text`)."""
+    (``triggers`` and ``fingerprints`` as in :func:`scan_text`)."""
     languages = {r.language for r in rules}
     cwd = Path.cwd().resolve()
     report = ScanReport()
@@ -210,14 +218,22 @@ def scan_paths(
             work.append((path, shown, language))
     jobs = max(1, min(jobs, len(work) // MIN_FILES_PER_JOB))
     if jobs == 1:
-        parts = [_scan_files(work, rules, triggers)]
+        parts = [_scan_files(work, rules, triggers, fingerprints)]
     else:
         from concurrent.futures import ProcessPoolExecutor
 
         ids = tuple(rule.id for rule in rules)
         chunks = [work[i::jobs] for i in range(jobs)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(_scan_files_by_id, chunks, [ids] * jobs, [triggers] * jobs))
+            parts = list(
+                pool.map(
+                    _scan_files_by_id,
+                    chunks,
+                    [ids] * jobs,
+                    [triggers] * jobs,
+                    [fingerprints] * jobs,
+                )
+            )
     for part in parts:
         report.notes.extend(part.notes)
         report.files += part.files
@@ -232,15 +248,21 @@ def scan_paths(
 
 
 def _scan_files_by_id(
-    work: list[tuple[Path, str, Language]], ids: tuple[str, ...], triggers: bool = True
+    work: list[tuple[Path, str, Language]],
+    ids: tuple[str, ...],
+    triggers: bool,
+    fingerprints: bool,
 ) -> ScanReport:
     from rocport.scan.rules import BY_ID
 
-    return _scan_files(work, [BY_ID[rule_id] for rule_id in ids], triggers)
+    return _scan_files(work, [BY_ID[rule_id] for rule_id in ids], triggers, fingerprints)
 
 
 def _scan_files(
-    work: list[tuple[Path, str, Language]], rules: Sequence[Rule], triggers: bool = True
+    work: list[tuple[Path, str, Language]],
+    rules: Sequence[Rule],
+    triggers: bool = True,
+    fingerprints: bool = True,
 ) -> ScanReport:
     report = ScanReport()
     for path, shown, language in work:
@@ -258,7 +280,9 @@ def _scan_files(
             report.notes.append(Note(shown, f"skipped: not UTF-8 (byte {exc.start})"))
             continue
         try:
-            findings = scan_text(text, shown, language, rules, triggers=triggers)
+            findings = scan_text(
+                text, shown, language, rules, triggers=triggers, fingerprints=fingerprints
+            )
         except SyntaxError as exc:
             report.notes.append(Note(shown, f"skipped: Python syntax error at line {exc.lineno}"))
             continue

@@ -305,22 +305,29 @@ class CudaSource(_Source):
         simple_head = _SIMPLE_HEAD.match
         starts = sorted(self.find_all("__global__") + self.find_all("__device__"))
         covered = -1
+        last = len(code) - 1
         for start in starts:
             if start < covered or (start and (code[start - 1].isalnum() or code[start - 1] == "_")):
                 continue
             simple = simple_head(code, start)
-            if simple is None or simple.group(1) in _NOT_A_NAME or simple.start(2) > start + 4000:
-                function = self._function_at(start)  # the general path
-            else:  # the usual head, without the general path's steps
-                brace = simple.end() - 1
-                name, params = simple.span(1), simple.span(2)
-                function = Function(
-                    code[name[0] : name[1]],
-                    start,
-                    params,
-                    (brace, pairs.get(brace, len(code) - 1)),
-                    self._is_kernel(start, name[0]),
-                )
+            if simple is not None:  # the usual head, without the general path's steps
+                whole, (name_start, name_end), params = simple.regs
+                name = code[name_start:name_end]
+                if name not in _NOT_A_NAME and params[0] <= start + 4000:
+                    brace = whole[1] - 1
+                    covered = pairs.get(brace, last)
+                    found.append(
+                        Function(
+                            name,
+                            start,
+                            params,
+                            (brace, covered),
+                            code.startswith("__global__", start)
+                            or self._is_kernel(start, name_start),
+                        )
+                    )
+                    continue
+            function = self._function_at(start)  # the general path
             if function is not None:
                 found.append(function)
                 covered = function.body[1]

@@ -178,6 +178,7 @@ _UNDERSCORED_INDEX = (
     "__match_",
     "__nanosleep",
     "__nv_fp8",
+    "__pipeline_",
     "__shfl",
     "__any_sync",
     "__all_sync",

@@ -47,12 +47,11 @@ def _features() -> dict[str, dict]:
 #: every table pattern contains one of these (tests/scan/test_data.py checks it)
 ARCH_TRIGGERS = (
     "__nv_fp8",
-    "luster",  # cluster, Cluster
-    "async",
-    "pipeline",
+    "__pipeline_",  # __pipeline_commit, __pipeline_memcpy_async
+    "luster",  # __cluster_dims__, this_cluster, cluster_group, ...ClusterDimension
+    "async",  # memcpy_async
+    "a::",  # cuda::pipeline, cuda::barrier, nvcuda::wmma
     "ensorMap",  # CUtensorMap, cuTensorMapEncodeTiled
-    "wmma",
-    "barrier",
 )
 
 

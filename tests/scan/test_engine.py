@@ -114,3 +114,20 @@ def test_left_operand_by_regex_matches_the_step_by_step_walk(before: str, window
     finally:
         lane_math_32._CHAIN_WINDOW = saved
     assert fast == lane_math_32._left_operand_by_steps(code, op)
+
+
+def test_simple_function_heads_match_the_general_path() -> None:
+    """The one-regex heads (plain, and with ``__launch_bounds__``) give what the general
+    step-by-step path gives, on every fixture."""
+    from ._helpers import FIXTURES
+
+    seen = 0
+    for path in sorted(FIXTURES.rglob("*.cu*")):
+        src = CudaSource(path.name, path.read_text("utf-8"))
+        for function in src.functions:
+            assert src._function_at(function.start) == function, (path, function.name)
+            seen += 1
+    bounded = CudaSource("k.cu", "__global__ void __launch_bounds__(256, 2) k(int* x) { x[0]; }")
+    assert [(f.name, f.is_kernel) for f in bounded.functions] == [("k", True)]
+    assert bounded._function_at(0) == bounded.functions[0]
+    assert seen > 20

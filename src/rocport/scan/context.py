@@ -165,6 +165,11 @@ _QUALIFIER = re.compile(r"__\w+__")
 #: the usual definition head, ``qualifiers type name(params) {`` with no brackets before the
 #: name and none inside the parameters; anything else takes the general path of _function_at
 _SIMPLE_HEAD = re.compile(r"[^;{}()<>]*\b([A-Za-z_]\w*)[ \t\r\n]*\(([^()]*)\)[ \t\r\n]*\{")
+#: the same with one ``__launch_bounds__(...)`` before the name
+_BOUNDED_HEAD = re.compile(
+    r"[^;{}()<>]*\b__launch_bounds__[ \t\r\n]*\([^()]*\)"
+    r"[^;{}()<>]*\b([A-Za-z_]\w*)[ \t\r\n]*\(([^()]*)\)[ \t\r\n]*\{"
+)
 #: ``__`` words that rules and views look for (every CUDA trigger that starts with ``__`` is
 #: here; tests/scan/test_triggers.py checks it), all found by one search of the code
 _UNDERSCORED_INDEX = (
@@ -303,14 +308,14 @@ class CudaSource(_Source):
         found: list[Function] = []
         code = self.code
         pairs = self.brace_pairs
-        simple_head = _SIMPLE_HEAD.match
+        simple_head, bounded_head = _SIMPLE_HEAD.match, _BOUNDED_HEAD.match
         starts = sorted(self.find_all("__global__") + self.find_all("__device__"))
         covered = -1
         last = len(code) - 1
         for start in starts:
             if start < covered or (start and (code[start - 1].isalnum() or code[start - 1] == "_")):
                 continue
-            simple = simple_head(code, start)
+            simple = simple_head(code, start) or bounded_head(code, start)
             if simple is not None:  # the usual head, without the general path's steps
                 whole, (name_start, name_end), params = simple.regs
                 name = code[name_start:name_end]

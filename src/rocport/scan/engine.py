@@ -241,9 +241,10 @@ def scan_paths(
         report.findings.extend(part.findings)
         report.sources.update(part.sources)
         report.paths.update(part.paths)
-    order = {shown: index for index, (_, shown, _) in enumerate(work)}
-    report.findings.sort(key=lambda f: order.get(f.location.path, -1))  # stable: keeps lines
-    report.notes.sort(key=lambda n: order.get(n.path, -1))
+    if len(parts) > 1:  # one process scans the files in order already
+        order = {shown: index for index, (_, shown, _) in enumerate(work)}
+        report.findings.sort(key=lambda f: order.get(f.location.path, -1))  # stable: keeps lines
+        report.notes.sort(key=lambda n: order.get(n.path, -1))
     return report
 
 

@@ -117,6 +117,8 @@ _CHAIN_BACKWARDS = re.compile(
     rf"[ \t\r\n]*({_NAME_BACKWARDS}(?:[ \t\r\n]*(?:\.|>-)[ \t\r\n]*{_NAME_BACKWARDS})*)"
 )
 
+#: characters before a chain (blanks, ``.``, the ``>`` of ``->``) after which it may go on
+_MAY_CONTINUE = frozenset(" \t\r\n.>")
 #: what the step-by-step walk looks at before a chain: blanks, a link, blanks, a word
 _CONTINUATION = re.compile(r"[ \t\r\n]*(?:\.|>-?)?[ \t\r\n]*\w*")
 
@@ -126,10 +128,15 @@ def _left_operand(code: str, op: int) -> tuple[int, int]:
     low = max(0, op - _CHAIN_WINDOW)
     backwards = code[low:op][::-1]
     chain = _CHAIN_BACKWARDS.match(backwards)
-    if chain is not None and (
-        low == 0 or _CONTINUATION.match(backwards, chain.end()).end() < len(backwards)
-    ):  # what could continue the chain lies inside the window: it is the whole chain
-        return op - chain.end(), op - chain.start(1)
+    if chain is not None:
+        end = chain.end()
+        before = backwards[end : end + 1]
+        if (
+            low == 0
+            or (before and before not in _MAY_CONTINUE)
+            or _CONTINUATION.match(backwards, end).end() < len(backwards)
+        ):  # what could continue the chain lies inside the window: it is the whole chain
+            return op - end, op - chain.start(1)
     rest = backwards.lstrip(_SPACE)
     if chain is None and rest and not rest[0].isalnum() and not rest.startswith(("_", ")")):
         return -1, -1  # neither a name (maybe cut by the window) nor ( ... ) before it

@@ -84,8 +84,9 @@ def _global_indexes(code: str) -> list[int]:
 
 
 def _disqualified(body: str) -> bool:
-    if any(literal in body for literal in _DISQUALIFY_LITERALS):
-        return True
+    for literal in _DISQUALIFY_LITERALS:
+        if literal in body:
+            return True
     for pattern in _LOOP_WORD:
         for match in pattern.finditer(body):
             at = match.start()

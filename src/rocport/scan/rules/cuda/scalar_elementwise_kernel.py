@@ -80,7 +80,9 @@ _NESTED_SUBSCRIPT = re.compile(r"\[[^\]\[;]*\[")
 
 def _global_indexes(code: str) -> list[int]:
     """Offsets of every global index expression (one can't span two function bodies)."""
-    return sorted(match.start() for pattern in _GLOBAL_INDEX for match in pattern.finditer(code))
+    starts = [match.start() for pattern in _GLOBAL_INDEX for match in pattern.finditer(code)]
+    starts.sort()
+    return starts
 
 
 def _disqualified(body: str) -> bool:

@@ -58,7 +58,10 @@ from rocport.scan.rules.cuda._warp import (
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     fixed_names: set[str] = set()
-    starts = sorted(at for word in MASKED_CALL_STARTS for at in src.find_all(word))
+    starts: list[int] = []
+    for word in MASKED_CALL_STARTS:
+        starts += src.find_all(word)
+    starts.sort()
     for call in src.matches_from(MASKED_CALL, starts):
         if not src.starts_word(call.start()):
             continue

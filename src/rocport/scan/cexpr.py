@@ -133,7 +133,7 @@ def _tokens(expr: str) -> tuple[tuple[str, bool], ...] | None:
                 return None
             tokens.append((str(value), False))
         elif match.group("sizeof"):
-            size = _SIZEOF.get(" ".join(match.group("type").split()))
+            size = sizeof(match.group("type"))
             if size is None:
                 return None
             tokens.append((str(size), False))

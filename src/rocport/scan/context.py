@@ -326,8 +326,7 @@ class CudaSource(_Source):
                             start,
                             params,
                             (brace, covered),
-                            code.startswith("__global__", start)
-                            or self._is_kernel(start, name_start),
+                            self._is_kernel(start, name_start),
                         )
                     )
                     continue
@@ -339,16 +338,22 @@ class CudaSource(_Source):
 
     def has(self, literal: str) -> bool:
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
-        hits = self._found.get(literal)
-        if hits is None and literal in _UNDERSCORED_WORDS:
-            self._index_underscored()
-            hits = self._found[literal]
+        hits = self._found_hits(literal)
         if hits is not None:
             return bool(hits)
         known = self._present.get(literal)
         if known is None:
             known = self._present[literal] = literal in self.code
         return known
+
+    def _found_hits(self, literal: str) -> list[int] | None:
+        """The offsets :meth:`find_all` has of ``literal`` (an indexed ``__`` word is always
+        known, after the one search for all of them), or None."""
+        hits = self._found.get(literal)
+        if hits is None and literal in _UNDERSCORED_WORDS:
+            self._index_underscored()
+            hits = self._found[literal]
+        return hits
 
     def _index_underscored(self) -> None:
         """:meth:`find_all` of every ``__`` word of ``_UNDERSCORED_INDEX``, in one search (a
@@ -362,10 +367,7 @@ class CudaSource(_Source):
 
     def find_all(self, literal: str) -> list[int]:
         """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
-        hits = self._found.get(literal)
-        if hits is None and literal in _UNDERSCORED_WORDS:
-            self._index_underscored()
-            hits = self._found[literal]
+        hits = self._found_hits(literal)
         if hits is None:
             hits = []
             if self._present.get(literal) is False:

@@ -338,12 +338,11 @@ class CudaSource(_Source):
 
     def has(self, literal: str) -> bool:
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
-        hits = self._found_hits(literal)
-        if hits is not None:
-            return bool(hits)
         known = self._present.get(literal)
         if known is None:
-            known = self._present[literal] = literal in self.code
+            hits = self._found_hits(literal)
+            known = bool(hits) if hits is not None else contains(self.code, literal)
+            self._present[literal] = known
         return known
 
     def _found_hits(self, literal: str) -> list[int] | None:
@@ -373,11 +372,15 @@ class CudaSource(_Source):
             if self._present.get(literal) is False:
                 self._found[literal] = hits
                 return hits
-            find = self.code.find
-            pos = find(literal)
-            while pos != -1:
-                hits.append(pos)
-                pos = find(literal, pos + 1)
+            pattern = _literal_pattern(literal)
+            if pattern is not None and not _overlaps_itself(literal):
+                hits = [match.start() for match in pattern.finditer(self.code)]
+            else:
+                find = self.code.find
+                pos = find(literal)
+                while pos != -1:
+                    hits.append(pos)
+                    pos = find(literal, pos + 1)
             self._found[literal] = hits
         return hits
 
@@ -487,7 +490,9 @@ class CudaSource(_Source):
     def _is_kernel(self, start: int, name: int) -> bool:
         """Whether ``__global__`` is among the qualifiers between ``start`` and the name."""
         code = self.code
-        return code.startswith("__global__", start) or "__global__" in _QUALIFIER.findall(
+        if code.startswith("__global__", start):
+            return True
+        return code.find("__global__", start, name) != -1 and "__global__" in _QUALIFIER.findall(
             code, start, name
         )
 
@@ -568,7 +573,7 @@ class CudaSource(_Source):
     @cached_property
     def shared_arrays(self) -> list[SharedArray]:
         """Every ``__shared__`` declarator with its size in bytes where it can be computed."""
-        if "__shared__" not in self.code:
+        if not self.has("__shared__"):
             return []
         found: list[SharedArray] = []
         code = self.code
@@ -687,7 +692,7 @@ class CudaSource(_Source):
     @cached_property
     def defines(self) -> dict[str, re.Match[str]]:
         """Object-like ``#define NAME value`` directives (the last one wins)."""
-        if "define" not in self.code:
+        if not self.has("define"):
             return {}
         code = self.code
         found = {}
@@ -700,7 +705,7 @@ class CudaSource(_Source):
     @cached_property
     def constants(self) -> dict[str, re.Match[str]]:
         """``const``/``constexpr`` integer variables with an initializer."""
-        if "const" not in self.code:
+        if not self.has("const"):
             return {}
         return {m.group(1): m for m in _CONSTANT.finditer(self.code) if self.starts_word(m.start())}
 
@@ -718,6 +723,33 @@ class CudaSource(_Source):
         if expr not in cache:
             cache[expr] = cexpr.evaluate(expr, self.constant_text)
         return cache[expr]
+
+
+#: needle lengths for which ``re`` finds a literal faster than ``str.find``: sre looks for
+#: the first character in a tight loop, while CPython's ``str.find`` can skip at most one more
+#: character than a short needle is long (``benchmarks/literal_search.py`` measures both)
+_REGEX_SEARCH_LENGTHS = range(2, 7)
+
+
+@cache
+def _literal_pattern(literal: str) -> re.Pattern[str] | None:
+    """``literal`` as a compiled regex where searching with it beats ``str.find``, else None."""
+    if len(literal) in _REGEX_SEARCH_LENGTHS:
+        return re.compile(re.escape(literal))
+    return None
+
+
+@cache
+def _overlaps_itself(literal: str) -> bool:
+    """Whether two occurrences of ``literal`` can overlap (as the two ``>>`` of ``>>>``), which
+    a regex search, resuming after each match, would not report."""
+    return any(literal[:k] == literal[-k:] for k in range(1, len(literal)))
+
+
+def contains(text: str, literal: str) -> bool:
+    """``literal in text``, by the faster of ``str.find`` and a regex search."""
+    pattern = _literal_pattern(literal)
+    return literal in text if pattern is None else pattern.search(text) is not None
 
 
 @cache
@@ -832,7 +864,7 @@ class PythonSource(_Source):
         """Whether ``literal`` occurs in the text (cached)."""
         known = self._present.get(literal)
         if known is None:
-            known = self._present[literal] = literal in self.text
+            known = self._present[literal] = contains(self.text, literal)
         return known
 
     @cached_property

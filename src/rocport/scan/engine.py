@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import gc
 import hashlib
 import os
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
@@ -266,31 +268,50 @@ def _scan_files(
     fingerprints: bool = True,
 ) -> ScanReport:
     report = ScanReport()
-    for path, shown, language in work:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            report.notes.append(Note(shown, f"skipped: cannot read ({exc.strerror or exc})"))
-            continue
-        if b"\0" in data[:8192]:
-            report.notes.append(Note(shown, "skipped: binary file"))
-            continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            report.notes.append(Note(shown, f"skipped: not UTF-8 (byte {exc.start})"))
-            continue
-        try:
-            findings = scan_text(
-                text, shown, language, rules, triggers=triggers, fingerprints=fingerprints
-            )
-        except SyntaxError as exc:
-            report.notes.append(Note(shown, f"skipped: Python syntax error at line {exc.lineno}"))
-            continue
-        report.files += 1
-        report.bytes += len(data)
-        report.findings.extend(findings)
-        if any(f.fix is not None and f.fix.edits for f in findings):
-            report.sources[shown] = text
-            report.paths[shown] = path
+    with _cycle_collector_paused():
+        for path, shown, language in work:
+            try:
+                with open(path, "rb", buffering=0) as file:  # half the time of read_bytes()
+                    data = file.read()
+            except OSError as exc:
+                report.notes.append(Note(shown, f"skipped: cannot read ({exc.strerror or exc})"))
+                continue
+            if b"\0" in data[:8192]:
+                report.notes.append(Note(shown, "skipped: binary file"))
+                continue
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                report.notes.append(Note(shown, f"skipped: not UTF-8 (byte {exc.start})"))
+                continue
+            try:
+                findings = scan_text(
+                    text, shown, language, rules, triggers=triggers, fingerprints=fingerprints
+                )
+            except SyntaxError as exc:
+                report.notes.append(
+                    Note(shown, f"skipped: Python syntax error at line {exc.lineno}")
+                )
+                continue
+            report.files += 1
+            report.bytes += len(data)
+            report.findings.extend(findings)
+            if any(f.fix is not None and f.fix.edits for f in findings):
+                report.sources[shown] = text
+                report.paths[shown] = path
     return report
+
+
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector: a scan makes no reference cycles (refcounting
+    frees all it drops; tests/scan/test_engine.py checks it), so the collector would only walk
+    the findings piling up again and again, a few percent of a large scan."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

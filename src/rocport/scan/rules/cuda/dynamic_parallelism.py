@@ -49,10 +49,8 @@ _CHEVRON = re.compile(r"<<<")
     triggers=("<<<", "Launch"),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
-    code = src.code
     launches = src.matches_at("<<<", _CHEVRON, word=False)
-    if "Launch" in code:
-        launches += src.prefixed_matches("Launch", _LAUNCH)
+    launches += src.prefixed_matches("Launch", _LAUNCH)  # its search is shared with RP118
     for match in sorted(launches, key=lambda m: m.start()):
         function = src.function_at(match.start())
         if function is None:

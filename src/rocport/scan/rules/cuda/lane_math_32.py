@@ -46,8 +46,9 @@ _OP_CONSTANTS = {
     for op, num in (("%", "32"), ("/", "32"), ("&", "0[xX]1[fF]|31"), (">>", "5"))
 }
 #: operators rare enough in code that trying the pattern at each one (found with ``str.find``)
-#: beats a regex search; ``&`` is too common
-_FOUND_OPERATORS = ("%", "/", ">>")
+#: beats a regex search; ``&`` is too common, and ``>>`` is also in every ``<<<...>>>`` launch
+_FOUND_OPERATORS = ("%", "/")
+_SEARCHED_OPERATORS = ("&", ">>")
 _SPACE = " \t\r\n"
 _INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
 _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
@@ -65,7 +66,7 @@ def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     if not src.functions:
         return
-    matches = list(_OP_CONSTANTS["&"].finditer(code))
+    matches = [match for op in _SEARCHED_OPERATORS for match in _OP_CONSTANTS[op].finditer(code)]
     for op in _FOUND_OPERATORS:
         matches += src.matches_from(_OP_CONSTANTS[op], src.find_all(op))
     for match in sorted(matches, key=_start):

@@ -159,3 +159,34 @@ def test_simple_function_heads_match_the_general_path() -> None:
     assert [(f.name, f.is_kernel) for f in bounded.functions] == [("k", True)]
     assert bounded._function_at(0) == bounded.functions[0]
     assert seen > 20
+
+
+def test_enclosing_loop_is_the_innermost_of_all_loops() -> None:
+    """``enclosing_loop`` parses only the loops before an offset; it must pick what the
+    innermost of every loop in the file would be, at every offset of every fixture."""
+    import re
+
+    from ._helpers import FIXTURES
+
+    heads = re.compile(r"\b(?:(for|while)\s*\(|(do)\s*\{)")
+    checked = 0
+    for path in sorted(FIXTURES.rglob("*.cu*")):
+        src = CudaSource(path.name, path.read_text("utf-8"))
+        loops = []
+        for match in heads.finditer(src.code):
+            if not src.is_word_at(match.start(), match.start() + len(match.group(1) or "do")):
+                continue
+            if match.group(2):
+                brace = match.end() - 1
+                loops.append((match.start(), src.block_end(brace)))
+            else:
+                loop = src.loop_at(match.start(), match.group(1), match.end() - 1)
+                if loop is not None:
+                    loops.append((loop.start, loop.body[1]))
+        for offset in range(0, len(src.code), 3):
+            inside = [loop for loop in loops if loop[0] <= offset < loop[1]]
+            expected = max(inside, default=None)
+            found = src.enclosing_loop(offset)
+            assert (found and (found.start, found.body[1])) == expected, (path, offset)
+            checked += expected is not None
+    assert checked > 100

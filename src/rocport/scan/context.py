@@ -336,6 +336,13 @@ class CudaSource(_Source):
                 covered = function.body[1]
         return found
 
+    @cached_property
+    def device_code(self) -> str:
+        """The bodies of the ``__global__``/``__device__`` functions, one after the other with
+        a newline between them: all a rule that reports only inside them needs to search."""
+        code = self.code
+        return "\n".join([code[start : end + 1] for start, end in (f.body for f in self.functions)])
+
     def has(self, literal: str) -> bool:
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
         known = self._present.get(literal)
@@ -523,27 +530,6 @@ class CudaSource(_Source):
         """Whether no identifier character comes right before ``pos``."""
         return not pos or not (self.code[pos - 1].isalnum() or self.code[pos - 1] in "_$")
 
-    @cached_property
-    def loops(self) -> list[Loop]:
-        """Every ``for``, ``while`` and ``do`` loop, in order of their keyword."""
-        loops: list[Loop] = []
-        code = self.code
-        for keyword, head in _LOOP_HEAD.items():
-            for match in head.finditer(code):
-                if not self.is_word_at(match.start(), match.start() + len(keyword)):
-                    continue
-                if keyword == "do":
-                    brace = match.end() - 1
-                    loops.append(
-                        Loop("do", match.start(), (brace, brace), (brace, self.block_end(brace)))
-                    )
-                    continue
-                loop = self.loop_at(match.start(), keyword, match.end() - 1)
-                if loop is not None:
-                    loops.append(loop)
-        loops.sort(key=lambda loop: loop.start)
-        return loops
-
     def loop_at(self, start: int, keyword: str, open_paren: int) -> Loop | None:
         """The ``for``/``while`` loop whose header opens at ``open_paren``."""
         code = self.code
@@ -561,14 +547,27 @@ class CudaSource(_Source):
         return Loop(keyword, start, (open_paren + 1, close_paren), (body_start, body_end))
 
     def enclosing_loop(self, offset: int) -> Loop | None:
-        """The innermost loop whose header or body contains ``offset``."""
-        best = None
-        for loop in self.loops:
-            if loop.start > offset:
-                break
-            if loop.start <= offset < loop.body[1]:
-                best = loop
-        return best
+        """The innermost ``for``/``while``/``do`` loop whose header or body contains ``offset``:
+        of the loops that start before it, the nearest that reaches past it (only those are
+        parsed)."""
+        code = self.code
+        heads = []
+        for keyword, head in _LOOP_HEAD.items():
+            for match in head.finditer(code):
+                start = match.start()
+                if start > offset:
+                    break
+                if self.is_word_at(start, start + len(keyword)):
+                    heads.append((start, keyword, match.end() - 1))
+        heads.sort(reverse=True)
+        for start, keyword, opening in heads:
+            if keyword == "do":
+                loop = Loop("do", start, (opening, opening), (opening, self.block_end(opening)))
+            else:
+                loop = self.loop_at(start, keyword, opening)
+            if loop is not None and offset < loop.body[1]:
+                return loop
+        return None
 
     @cached_property
     def shared_arrays(self) -> list[SharedArray]:

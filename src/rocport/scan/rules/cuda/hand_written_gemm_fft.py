@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
-from rocport.scan.context import CudaSource
+from rocport.scan.context import CudaSource, contains
 from rocport.scan.registry import Language, rule
 
 _LOOP_VAR = re.compile(r"\s*(?:[\w:<>]+\s+)*([A-Za-z_]\w*)\s*=")
@@ -74,14 +74,15 @@ _PI_WORDS = ("PI", "pi", "3.14159", "kPi")
 
 
 def _may_fire(src: CudaSource) -> bool:
-    """A GEMM loop needs a ``+= a[..] * b[..]``; a DFT loop needs a sin/cos call and pi."""
-    code = src.code
-    if _PRODUCT_TAIL.search(code) is not None:
+    """A GEMM loop needs a ``+= a[..] * b[..]``, a DFT loop a sin/cos call and pi, all in
+    device function bodies (searched as one text: a match across two of them only lets the
+    rule run)."""
+    bodies = src.device_code
+    if _PRODUCT_TAIL.search(bodies) is not None:
         return True
-    return any(
-        src.matches_from(pattern, src.find_all(word))
-        for word, pattern in zip(("sin", "cos"), _TRIG_CALLS, strict=True)
-    ) and any(map(src.has, _PI_WORDS))
+    return any(pattern.search(bodies) for pattern in _TRIG_CALLS) and any(
+        contains(bodies, word) for word in _PI_WORDS
+    )
 
 
 @rule(

@@ -89,8 +89,10 @@ class ScanReport:
         return Counter(f.severity.label for f in self.findings)
 
 
-def language_of(path: Path) -> Language | None:
-    suffix = path.suffix.lower()
+def language_of(path: str | os.PathLike[str]) -> Language | None:
+    name = os.path.basename(os.fspath(path))
+    dot = name.rfind(".")
+    suffix = name[dot:].lower() if 0 < dot < len(name) - 1 else ""  # as Path.suffix
     if suffix in CUDA_SUFFIXES:
         return Language.CUDA
     if suffix in PYTHON_SUFFIXES:
@@ -98,7 +100,7 @@ def language_of(path: Path) -> Language | None:
     return None
 
 
-def display_path(path: Path, cwd: Path | None = None) -> str:
+def display_path(path: str | os.PathLike[str], cwd: Path | None = None) -> str:
     """``path`` relative to the working directory where it lies below it, else as given."""
     base = os.fspath(cwd or Path.cwd().resolve())
     absolute = os.path.normpath(os.path.join(base, path))  # join keeps an absolute path as is
@@ -107,11 +109,16 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
     prefix = base.rstrip(os.sep) + os.sep
     if absolute.startswith(prefix):
         return absolute[len(prefix) :].replace(os.sep, "/")
-    return path.as_posix()
+    return Path(path).as_posix()
 
 
 def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[Path]:
     """Files under ``paths`` (sorted, excluded globs pruned); a missing path is an error."""
+    return map(Path, _file_names(paths, exclude))
+
+
+def _file_names(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[str]:
+    """:func:`iter_files` as path strings (a ``Path`` per file costs more than reading it)."""
     patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
     matcher = re.compile("|".join(fnmatch_translate(p) for p in patterns))
 
@@ -124,16 +131,17 @@ def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[P
             raise InputError(f"{path}: no such file or directory")
         if path.is_file():
             if not any(fnmatch(path.name, p) or fnmatch(path.as_posix(), p) for p in exclude):
-                yield path
+                yield os.fspath(path)
             continue
         root = os.fspath(path)
+        join = os.path.join
         for folder, dirs, names in os.walk(root):
             # the folder below the root, as a POSIX path (os.walk joins names onto the root)
             below = folder[len(root) :].lstrip(os.sep).replace(os.sep, "/")
             dirs[:] = sorted(d for d in dirs if not excluded(d, below))
             for name in sorted(names):
                 if not excluded(name, below):
-                    yield Path(folder, name)
+                    yield join(folder, name)
 
 
 def scan_text(
@@ -209,12 +217,13 @@ def scan_paths(
     languages = {r.language for r in rules}
     cwd = Path.cwd().resolve()
     report = ScanReport()
-    work: list[tuple[Path, str, Language]] = []
-    for path in iter_files(paths, exclude):
+    given = {os.fspath(path) for path in paths}
+    work: list[tuple[str, str, Language]] = []
+    for path in _file_names(paths, exclude):
         language = language_of(path)
         shown = display_path(path, cwd)
         if language is None:
-            if path in paths:
+            if path in given:
                 report.notes.append(Note(shown, "skipped: not a C/C++/CUDA/HIP or Python file"))
         elif language in languages:
             work.append((path, shown, language))
@@ -251,7 +260,7 @@ def scan_paths(
 
 
 def _scan_files_by_id(
-    work: list[tuple[Path, str, Language]],
+    work: list[tuple[str, str, Language]],
     ids: tuple[str, ...],
     triggers: bool,
     fingerprints: bool,
@@ -262,7 +271,7 @@ def _scan_files_by_id(
 
 
 def _scan_files(
-    work: list[tuple[Path, str, Language]],
+    work: list[tuple[str, str, Language]],
     rules: Sequence[Rule],
     triggers: bool = True,
     fingerprints: bool = True,
@@ -298,7 +307,7 @@ def _scan_files(
             report.findings.extend(findings)
             if any(f.fix is not None and f.fix.edits for f in findings):
                 report.sources[shown] = text
-                report.paths[shown] = path
+                report.paths[shown] = Path(path)
     return report
 
 

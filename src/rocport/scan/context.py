@@ -546,21 +546,26 @@ class CudaSource(_Source):
             body_end = len(code) if semicolon == -1 else semicolon + 1
         return Loop(keyword, start, (open_paren + 1, close_paren), (body_start, body_end))
 
+    @cached_property
+    def _loop_heads(self) -> list[tuple[int, str, int]]:
+        """``(keyword offset, keyword, offset of its ( or {)`` of every loop, in order."""
+        code = self.code
+        heads = [
+            (match.start(), keyword, match.end() - 1)
+            for keyword, head in _LOOP_HEAD.items()
+            for match in head.finditer(code)
+            if self.is_word_at(match.start(), match.start() + len(keyword))
+        ]
+        heads.sort()
+        return heads
+
     def enclosing_loop(self, offset: int) -> Loop | None:
         """The innermost ``for``/``while``/``do`` loop whose header or body contains ``offset``:
         of the loops that start before it, the nearest that reaches past it (only those are
         parsed)."""
-        code = self.code
-        heads = []
-        for keyword, head in _LOOP_HEAD.items():
-            for match in head.finditer(code):
-                start = match.start()
-                if start > offset:
-                    break
-                if self.is_word_at(start, start + len(keyword)):
-                    heads.append((start, keyword, match.end() - 1))
-        heads.sort(reverse=True)
-        for start, keyword, opening in heads:
+        heads = self._loop_heads
+        for index in range(bisect_right(heads, (offset, "\uffff")) - 1, -1, -1):
+            start, keyword, opening = heads[index]
             if keyword == "do":
                 loop = Loop("do", start, (opening, opening), (opening, self.block_end(opening)))
             else:

@@ -39,7 +39,6 @@ grid sized for `n / 4`.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
@@ -78,11 +77,15 @@ _LOOP_WORD = (re.compile(r"for\b"), re.compile(r"while\b"))
 _NESTED_SUBSCRIPT = re.compile(r"\[[^\]\[;]*\[")
 
 
-def _global_indexes(code: str) -> list[int]:
-    """Offsets of every global index expression (one can't span two function bodies)."""
-    starts = [match.start() for pattern in _GLOBAL_INDEX for match in pattern.finditer(code)]
-    starts.sort()
-    return starts
+def _first_global_index(code: str, start: int, end: int) -> int:
+    """Offset of the first global index expression in ``code[start:end]`` (-1: none). One
+    can't reach past a ``{`` or ``}``, so a function body holds whole ones."""
+    first = -1
+    for pattern in _GLOBAL_INDEX:
+        match = pattern.search(code, start, end)
+        if match is not None and (first == -1 or match.start() < first):
+            first = match.start()
+    return first
 
 
 def _disqualified(body: str) -> bool:
@@ -106,16 +109,17 @@ def _disqualified(body: str) -> bool:
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
-    indexes = _global_indexes(code)
-    for function in src.functions if indexes else ():
+    for function in src.functions:
+        if not function.is_kernel:
+            continue
         start, end = function.body
-        first = bisect_left(indexes, start)
-        if not function.is_kernel or first == len(indexes) or indexes[first] > end:
+        first = _first_global_index(code, start, end + 1)
+        if first == -1:
             continue
         body = code[start : end + 1]
         if _disqualified(body):
             continue
-        index = _ASSIGNED.search(code, max(start, indexes[first] - 60), indexes[first])
+        index = _ASSIGNED.search(code, max(start, first - 60), first)
         if index is None:
             continue
         pointers = {

@@ -38,7 +38,6 @@ _LAUNCH = re.compile(
     r"(?:cudaLaunchKernel|hipLaunchKernelGGL|hipLaunchKernel|"
     r"cudaLaunchCooperativeKernel)\s*\("
 )
-_CHEVRON = re.compile(r"<<<")
 
 
 @rule(
@@ -49,18 +48,19 @@ _CHEVRON = re.compile(r"<<<")
     triggers=("<<<", "Launch"),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
-    launches = src.matches_at("<<<", _CHEVRON, word=False)
-    launches += src.prefixed_matches("Launch", _LAUNCH)  # its search is shared with RP118
-    for match in sorted(launches, key=lambda m: m.start()):
-        function = src.function_at(match.start())
+    launches = [(at, "a `<<<...>>>` launch") for at in src.find_all("<<<")]
+    launches += [  # the search for Launch is shared with RP118
+        (match.start(), f"`{match.group().rstrip('( ')}`")
+        for match in src.prefixed_matches("Launch", _LAUNCH)
+    ]
+    launches.sort()
+    for at, what in launches:
+        function = src.function_at(at)
         if function is None:
             continue
-        what = (
-            "a `<<<...>>>` launch" if match.group() == "<<<" else f"`{match.group().rstrip('( ')}`"
-        )
         kind = "kernel" if function.is_kernel else "device function"
         yield src.finding(
-            match.start(),
+            at,
             f"{what} inside {kind} `{function.name}`: dynamic parallelism "
             "is not supported on AMD GPUs",
             src.hint(

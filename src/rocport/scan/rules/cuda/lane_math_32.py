@@ -69,7 +69,7 @@ def check(src: CudaSource) -> Iterator[Finding]:
     matches = [match for op in _SEARCHED_OPERATORS for match in _OP_CONSTANTS[op].finditer(code)]
     for op in _FOUND_OPERATORS:
         matches += src.matches_from(_OP_CONSTANTS[op], src.find_all(op))
-    for match in sorted(matches, key=_start):
+    for match in sorted(matches, key=re.Match.start):
         at = match.start()
         if (code[at] == "&" and code[at - 1 : at] == "&") or src.function_at(at) is None:
             continue
@@ -171,10 +171,6 @@ def _skip_space_back(code: str, pos: int) -> int:
     while pos > 0 and code[pos - 1] in _SPACE:
         pos -= 1
     return pos
-
-
-def _start(match: re.Match[str]) -> int:
-    return match.start()
 
 
 def _word_start(code: str, end: int) -> int:

@@ -46,7 +46,7 @@ _DYNAMIC = re.compile(r"(?P<api>tiled_partition)\s*\([^;()]*(?:\([^;()]*\)[^;()]
 def check(src: CudaSource) -> Iterator[Finding]:
     matches = src.matches_at("thread_block_tile", _TILE) + src.matches_at("tiled_partition", _TILE)
     matches += src.matches_at("tiled_partition", _DYNAMIC)
-    for match in sorted(matches, key=lambda m: m.start()):
+    for match in sorted(matches, key=re.Match.start):
         api = match.group("api")
         yield src.finding(
             match.start(),

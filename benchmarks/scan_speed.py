@@ -36,7 +36,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from corpus import generate  # noqa: E402
 
 from rocport.scan.context import CudaSource  # noqa: E402
-from rocport.scan.engine import iter_files, language_of, scan_paths  # noqa: E402
+from rocport.scan.engine import (  # noqa: E402
+    _cycle_collector_paused,
+    iter_files,
+    language_of,
+    scan_paths,
+)
 from rocport.scan.registry import Language  # noqa: E402
 from rocport.scan.rules import RULES  # noqa: E402
 
@@ -85,9 +90,10 @@ def measure(tree: Path, repeats: int = 7) -> dict:
 
     # stage costs, measured on the texts already in memory
     sources = [CudaSource(str(p), t) for p, t in zip(files, texts, strict=True)]
-    _, blank_wall, _ = _timed(lambda: [s.code for s in sources])
+    with _cycle_collector_paused():
+        _, blank_wall, _ = _timed(lambda: [s.code for s in sources])
     per_rule, ran_on = {}, {}
-    for rule in rules:
+    for rule in rules:  # each with the collector paused, as during a scan
 
         def run(rule=rule):
             ran = 0
@@ -100,7 +106,8 @@ def measure(tree: Path, repeats: int = 7) -> dict:
                     pass
             return ran
 
-        ran_on[rule.id], per_rule[rule.id], _ = _timed(run)
+        with _cycle_collector_paused():
+            ran_on[rule.id], per_rule[rule.id], _ = _timed(run)
     return {
         "files": len(files),
         "bytes": size,

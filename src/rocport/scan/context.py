@@ -348,7 +348,7 @@ class CudaSource(_Source):
         known = self._present.get(literal)
         if known is None:
             hits = self._found_hits(literal)
-            known = bool(hits) if hits is not None else contains(self.code, literal)
+            known = bool(hits) if hits is not None else literal in self.code
             self._present[literal] = known
         return known
 
@@ -379,15 +379,11 @@ class CudaSource(_Source):
             if self._present.get(literal) is False:
                 self._found[literal] = hits
                 return hits
-            pattern = _literal_pattern(literal)
-            if pattern is not None and not _overlaps_itself(literal):
-                hits = [match.start() for match in pattern.finditer(self.code)]
-            else:
-                find = self.code.find
-                pos = find(literal)
-                while pos != -1:
-                    hits.append(pos)
-                    pos = find(literal, pos + 1)
+            find = self.code.find
+            pos = find(literal)
+            while pos != -1:
+                hits.append(pos)
+                pos = find(literal, pos + 1)
             self._found[literal] = hits
         return hits
 
@@ -729,33 +725,6 @@ class CudaSource(_Source):
         return cache[expr]
 
 
-#: needle lengths for which ``re`` finds a literal faster than ``str.find``: sre looks for
-#: the first character in a tight loop, while CPython's ``str.find`` can skip at most one more
-#: character than a short needle is long (``benchmarks/literal_search.py`` measures both)
-_REGEX_SEARCH_LENGTHS = range(2, 7)
-
-
-@cache
-def _literal_pattern(literal: str) -> re.Pattern[str] | None:
-    """``literal`` as a compiled regex where searching with it beats ``str.find``, else None."""
-    if len(literal) in _REGEX_SEARCH_LENGTHS:
-        return re.compile(re.escape(literal))
-    return None
-
-
-@cache
-def _overlaps_itself(literal: str) -> bool:
-    """Whether two occurrences of ``literal`` can overlap (as the two ``>>`` of ``>>>``), which
-    a regex search, resuming after each match, would not report."""
-    return any(literal[:k] == literal[-k:] for k in range(1, len(literal)))
-
-
-def contains(text: str, literal: str) -> bool:
-    """``literal in text``, by the faster of ``str.find`` and a regex search."""
-    pattern = _literal_pattern(literal)
-    return literal in text if pattern is None else pattern.search(text) is not None
-
-
 @cache
 def _anchored(
     literals: tuple[str, ...], anchors: tuple[str, ...]
@@ -868,7 +837,7 @@ class PythonSource(_Source):
         """Whether ``literal`` occurs in the text (cached)."""
         known = self._present.get(literal)
         if known is None:
-            known = self._present[literal] = contains(self.text, literal)
+            known = self._present[literal] = literal in self.text
         return known
 
     @cached_property

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
-from rocport.scan.context import CudaSource, contains
+from rocport.scan.context import CudaSource
 from rocport.scan.registry import Language, rule
 
 _LOOP_VAR = re.compile(r"\s*(?:[\w:<>]+\s+)*([A-Za-z_]\w*)\s*=")
@@ -81,7 +81,7 @@ def _may_fire(src: CudaSource) -> bool:
     if _PRODUCT_TAIL.search(bodies) is not None:
         return True
     return any(pattern.search(bodies) for pattern in _TRIG_CALLS) and any(
-        contains(bodies, word) for word in _PI_WORDS
+        word in bodies for word in _PI_WORDS
     )
 
 

@@ -44,3 +44,4 @@ def test_literal_search_compares_both_ways_for_every_length() -> None:
     lengths = {line.split("│")[1].strip() for line in rows}
     assert {str(n) for n in range(1, 13)} <= lengths
     assert any("MallocManaged" in line for line in rows)  # a rule's trigger
+    assert "rocport's own measurement chose" in text

@@ -25,6 +25,7 @@ from rocport._diagnostics import (
 )
 from rocport.scan import cexpr
 from rocport.scan.blank import blank_non_code
+from rocport.scan.literals import contains, offsets
 from rocport.scan.registry import Rule
 
 
@@ -348,7 +349,7 @@ class CudaSource(_Source):
         known = self._present.get(literal)
         if known is None:
             hits = self._found_hits(literal)
-            known = bool(hits) if hits is not None else literal in self.code
+            known = bool(hits) if hits is not None else contains(self.code, literal)
             self._present[literal] = known
         return known
 
@@ -379,12 +380,7 @@ class CudaSource(_Source):
             if self._present.get(literal) is False:
                 self._found[literal] = hits
                 return hits
-            find = self.code.find
-            pos = find(literal)
-            while pos != -1:
-                hits.append(pos)
-                pos = find(literal, pos + 1)
-            self._found[literal] = hits
+            hits = self._found[literal] = offsets(self.code, literal)
         return hits
 
     def whole_literals(
@@ -837,7 +833,7 @@ class PythonSource(_Source):
         """Whether ``literal`` occurs in the text (cached)."""
         known = self._present.get(literal)
         if known is None:
-            known = self._present[literal] = literal in self.text
+            known = self._present[literal] = contains(self.text, literal)
         return known
 
     @cached_property

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
+from rocport.scan.literals import contains
 from rocport.scan.registry import Language, rule
 
 _LOOP_VAR = re.compile(r"\s*(?:[\w:<>]+\s+)*([A-Za-z_]\w*)\s*=")
@@ -81,7 +82,7 @@ def _may_fire(src: CudaSource) -> bool:
     if _PRODUCT_TAIL.search(bodies) is not None:
         return True
     return any(pattern.search(bodies) for pattern in _TRIG_CALLS) and any(
-        word in bodies for word in _PI_WORDS
+        contains(bodies, word) for word in _PI_WORDS
     )
 
 

@@ -124,19 +124,22 @@ def command(
         torch.set_num_threads(threads)
     launched = ddp.torchrun_rank()
     if nproc is not None or launched is not None:
-        raw = _run_ddp(
-            preset,
-            device,
-            precisions,
-            batches,
-            resolution,
-            arch,
-            memory_formats,
-            warmup,
-            repeats,
-            nproc,
-            launched,
+        cfg = _ddp_config(
+            preset=preset,
+            device=device,
+            precisions=precisions,
+            batches=batches,
+            resolution=resolution,
+            arch=arch,
+            memory_formats=memory_formats,
+            warmup=warmup,
+            repeats=repeats,
         )
+        if launched is not None:
+            rank, world, local = launched
+            raw = ddp.worker(rank, world, local, cfg)
+        else:
+            raw = ddp.spawn(cfg, nproc)
         if raw is None:  # not rank 0
             return
         document = ddp.document(raw)
@@ -181,19 +184,19 @@ def command(
     click.echo(markdown(document))
 
 
-def _run_ddp(
-    preset,
-    device,
-    precisions,
-    batches,
-    resolution,
-    arch,
-    memory_formats,
-    warmup,
-    repeats,
-    nproc,
-    launched,
+def _ddp_config(
+    *,
+    preset: str | None,
+    device: str,
+    precisions: str | None,
+    batches: str | None,
+    resolution: int | None,
+    arch: str | None,
+    memory_formats: str | None,
+    warmup: int | None,
+    repeats: int | None,
 ):
+    """The DDP benchmark's settings: the preset's (tiny or full), overridden by the options."""
     from rocport.bench import ddp
 
     tiny = preset == "tiny"
@@ -210,7 +213,7 @@ def _run_ddp(
     precision = _words(precisions, ("fp32", "tf32", "fp16", "bf16"), "--precisions")
     if precision and len(precision) != 1:
         raise InputError("--nproc takes one precision")
-    cfg = ddp.DdpConfig(
+    return ddp.DdpConfig(
         arch=arch or base.arch,
         precision=precision[0] if precision else ("fp32" if tiny else base.precision),
         memory_format=(
@@ -225,10 +228,6 @@ def _run_ddp(
         allreduce_repeats=base.allreduce_repeats,
         device="cpu" if device == "cpu" else ("cuda" if device.startswith("cuda") else "auto"),
     )
-    if launched is not None:
-        rank, world, local = launched
-        return ddp.worker(rank, world, local, cfg)
-    return ddp.spawn(cfg, nproc)
 
 
 @command.command("compare")

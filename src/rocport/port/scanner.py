@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from functools import cache
 
 _NOT_AFTER_WORD = r"(?<![\w$].)"  # placed after a token's first character
@@ -54,10 +55,29 @@ def split_alternatives(pattern: str) -> list[str]:
     while pattern.startswith("(?:") and _closing(pattern, 0) == len(pattern) - 1:
         pattern = pattern[3:-1]
     parts: list[str] = []
+    start = 0
+    for i, char, depth in _groups_and_bars(pattern):
+        if char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _closing(pattern: str, open_: int) -> int:
+    """Index of the ``)`` that closes the group opened at ``open_``, or -1."""
+    for i, char, depth in _groups_and_bars(pattern, open_):
+        if char == ")" and depth == 0:
+            return i
+    return -1
+
+
+def _groups_and_bars(pattern: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """Each ``(``, ``)`` and ``|`` of a regex from ``start`` that is neither escaped nor in a
+    character class, as (index, character, group depth after it)."""
     depth = 0
     in_class = False
-    start = 0
-    i = 0
+    i = start
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
@@ -70,39 +90,10 @@ def split_alternatives(pattern: str) -> list[str]:
             if pattern.startswith("]", i + 1) or pattern.startswith("^]", i + 1):
                 i += 2 if pattern[i + 1] == "]" else 3
                 continue
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            parts.append(pattern[start:i])
-            start = i + 1
+        elif char in "()|":
+            depth += (char == "(") - (char == ")")
+            yield i, char, depth
         i += 1
-    parts.append(pattern[start:])
-    return parts
-
-
-def _closing(pattern: str, open_: int) -> int:
-    depth = 0
-    i = open_
-    in_class = False
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
 
 
 def _literal_head(alternative: str) -> str | None:

@@ -59,8 +59,7 @@ def test_translations_give_lines_and_renamed_names() -> None:
         ],
         inserted_lines=[1],
     )
-    source_map = SourceMap.from_translations({"a.cu": ("src/a.cu", translation)})
-    file_map = source_map.get("a.cu")
+    file_map = FileMap.from_translation("src/a.cu", translation)
     assert file_map.cuda_line(1) is None
     assert file_map.cuda_line(6) == 5
     # a name kept as written on purpose is no change; an unknown one is reported as such

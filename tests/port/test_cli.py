@@ -257,7 +257,29 @@ def test_check_compiles_the_output_and_never_claims_a_failure(tmp_path: Path, ca
     assert files["good.cu"]["compiled"] is True and files["good.cu"]["converted"] is True
     assert files["bad.cu"]["compiled"] is False and files["bad.cu"]["converted"] is False
     assert "not_declared_anywhere" in files["bad.cu"]["check_message"]
+    # the translation's own line map names the CUDA line (the port inserted none here)
+    assert "from CUDA bad.cu:2 (unchanged by the port)" in files["bad.cu"]["check_message"]
     assert "does not compile" in out
+
+
+@pytest.mark.hipcc
+def test_check_names_the_cuda_line_past_an_inserted_include(tmp_path: Path, capsys) -> None:
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "ins.cu").write_text(
+        "__global__ void k(int* x) {\n  cudaStream_t s;\n  x[0] = undeclared_two;\n}\n"
+    )
+    out = tmp_path / "out"
+    code, _, err = run(["port", str(src), "-o", str(out), "--check", "--json", str(tmp_path / "r.json")],
+                       capsys)  # fmt: skip
+    assert code == 1, err
+    assert (out / "ins.cu").read_text().splitlines()[0] == "#include <hip/hip_runtime.h>"
+    (file,) = json.loads((tmp_path / "r.json").read_text())["files"]
+    # the error is on output line 4; the port's own line map gives CUDA line 3
+    assert "undeclared_two" in file["check_message"]
+    assert "from CUDA ins.cu:3 " in file["check_message"]
 
 
 def test_offload_arch_and_warp_sync_reach_the_port(tmp_path: Path, capsys) -> None:

@@ -2,9 +2,10 @@
 
 Three sources, best first:
 
-- the translations themselves (``rocport port --check`` passes them): the output keeps the input's
-  lines 1:1 except :attr:`~rocport.port.model.Translation.inserted_lines`, and the references say
-  which CUDA names sit on each input line;
+- the translations themselves (:meth:`FileMap.from_translation`; ``rocport port --check``
+  passes them): the output keeps the input's lines 1:1 except
+  :attr:`~rocport.port.model.Translation.inserted_lines`, and the references say which CUDA
+  names sit on each input line;
 - a ``rocport port --json`` report: it names each output file's source file, and its issues
   (unsupported and unknown names, with their input lines);
 - a CUDA tree (``--cuda-root``) with the same relative paths (``.cu`` may have become ``.hip``).
@@ -64,6 +65,18 @@ class FileMap:
             return None
         return line - index
 
+    @classmethod
+    def from_translation(cls, cuda_path: str, translation) -> FileMap:
+        """The exact map of one :class:`~rocport.port.model.Translation` of ``cuda_path``."""
+        names: dict[int, list[ChangedName]] = {}
+        for ref in translation.references:
+            outcome = getattr(ref.outcome, "value", ref.outcome)
+            if outcome == "translated" and ref.hip == ref.name:
+                continue  # kept as written on purpose (Thrust, NCCL names): nothing changed
+            hip = ref.hip if outcome == "translated" else None
+            names.setdefault(ref.line, []).append(ChangedName(ref.name, hip, outcome, ref.note))
+        return cls(cuda_path, tuple(sorted(translation.inserted_lines)), names=names)
+
     def changed_on(self, cuda_line: int | None) -> list[ChangedName]:
         return list(self.names.get(cuda_line, ())) if cuda_line is not None else []
 
@@ -79,23 +92,6 @@ class SourceMap:
 
     def get(self, relpath: str) -> FileMap | None:
         return self.files.get(relpath)
-
-    @classmethod
-    def from_translations(cls, translations: Mapping[str, tuple[str, object]]) -> SourceMap:
-        """``{output relpath: (cuda path, Translation)}``, as the port driver holds them."""
-        files = {}
-        for out, (cuda_path, translation) in translations.items():
-            names: dict[int, list[ChangedName]] = {}
-            for ref in translation.references:
-                outcome = getattr(ref.outcome, "value", ref.outcome)
-                hip = ref.hip if outcome == "translated" else None
-                if outcome == "translated" and ref.hip == ref.name:
-                    continue  # kept as written on purpose (Thrust, NCCL names): nothing changed
-                names.setdefault(ref.line, []).append(ChangedName(ref.name, hip, outcome, ref.note))
-            files[out] = FileMap(
-                str(cuda_path), tuple(sorted(translation.inserted_lines)), names=names
-            )
-        return cls(files)
 
     @classmethod
     def from_pairs(cls, pairs: Mapping[str, Path], tree: Path) -> SourceMap:

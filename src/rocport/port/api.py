@@ -198,7 +198,13 @@ def port_tree(
     local = tree.defined_names(items, mapping) | options.local_names
     options = replace(options, local_names=local)
     jobs = jobs or os.cpu_count() or 1
-    engine = tree.Engine(translate or translator.translate, migrate, mapping, options)
+    engine = tree.Engine(
+        translate or translator.translate,
+        migrate,
+        mapping,
+        options,
+        source_maps=toolchain is not None,
+    )
     results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
     if not examine:
         tree.write_results(
@@ -214,8 +220,7 @@ def port_tree(
         jobs=jobs,
     )
     if toolchain is not None and out_root is not None:
-        _check(report, src, out_root, toolchain, _check_targets(options, toolchain), jobs,
-               mirror=not in_place)  # fmt: skip
+        _check(report, results, out_root, toolchain, _check_targets(options, toolchain), jobs)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -229,10 +234,13 @@ def _check_targets(options: PortOptions, toolchain) -> tuple[str, ...]:
 
 
 def _check(
-    report: TreeReport, src: Path, out_root: Path, toolchain, archs, jobs, *, mirror: bool
+    report: TreeReport, results: list[tree.FileResult], out_root: Path, toolchain, archs, jobs
 ) -> None:
-    """Compile the written tree and record, per file, whether it compiled."""
+    """Compile the written tree and record, per file, whether it compiled and, for the first
+    error, the CUDA line it comes from (the translations give the exact line maps)."""
     from rocport.check import Status, check_tree, find_units
+    from rocport.check.render import origin
+    from rocport.check.sourcemap import FileMap, SourceMap
 
     units = find_units(out_root)
     report.check = {
@@ -242,19 +250,25 @@ def _check(
     }
     if not units:
         return
-    cuda_root = src if mirror and src.is_dir() else None
+    base = out_root if out_root.is_dir() else out_root.parent
+    written = {r.item.dest.relative_to(base).as_posix(): r for r in results if r.item.dest}
+    source_map = SourceMap(
+        {
+            out: r.file_map or FileMap(r.item.rel)
+            for out, r in written.items()
+            if r.item.kind == "source"
+        }
+    )
     result = check_tree(
         out_root,
         toolchain=toolchain,
         offload_arch=archs,
         jobs=jobs,
         units=units,
-        cuda_root=cuda_root,
+        source_map=source_map,
     )
     report.check["counts"] = result.counts
-    by_path = {f.path: f for f in report.files}
-    if not src.is_dir():  # a single file: its one unit is the output file
-        by_path = {units[0]: report.files[0]}
+    by_path = {out: r.report for out, r in written.items()}
     for unit in result.units:
         file = by_path.get(unit.path)
         if file is None:
@@ -265,6 +279,8 @@ def _check(
             file.compiled = False
             first = unit.errors[0] if unit.errors else None
             file.check_message = first.message if first else "the compiler failed"
+            if first is not None and (where := origin(first)) is not None:
+                file.check_message += f" ({where})"
             for diagnostic in unit.errors:  # headers in which the errors are
                 header = by_path.get(diagnostic.file or "")
                 if header is not None and header is not file and header.compiled is not False:

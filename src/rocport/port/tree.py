@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rocport._fs import write_if_changed
+from rocport.check.sourcemap import FileMap
 from rocport.errors import InputError, OutputError
 from rocport.port import directives
 from rocport.port.build import build_system
@@ -106,6 +107,7 @@ class FileResult:
     item: Item
     report: FileReport
     payload: bytes | None = None  # translated bytes (None: copy the input untouched)
+    file_map: FileMap | None = None  # output line -> input line, when the engine keeps them
 
 
 # -- phase 1: translate (in this process or a worker) --------------------------------------
@@ -127,6 +129,7 @@ class Engine:
     migrate: Migrate
     mapping: object
     options: PortOptions
+    source_maps: bool = False  # keep each source file's line map (for compiling the output)
 
     def run(self, item: Item) -> FileResult:
         """Read and translate one selected source or build file; nothing is written here."""
@@ -170,7 +173,10 @@ class Engine:
             item.rel, item.kind, translation, status=FileStatus.TRANSLATED, size=len(data)
         )
         payload = translation.text.encode("utf-8")
-        return FileResult(item, report, None if payload == data else payload)
+        file_map = None
+        if self.source_maps and item.kind == "source":
+            file_map = FileMap.from_translation(item.rel, translation)
+        return FileResult(item, report, None if payload == data else payload, file_map)
 
 
 _ENGINE: Engine | None = None  # set in each worker process by _start_worker

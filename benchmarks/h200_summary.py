@@ -22,7 +22,8 @@ def main(out: Path) -> None:
         rows.append(
             (
                 "device",
-                f"{dev['name']} ({dev['backend']} {dev['backend_version']}, driver {dev['driver']})",
+                f"{dev['name']} ({dev['backend']} {dev['backend_version']}, "
+                f"driver {dev['driver']})",
             )
         )
         by_id = {r["id"]: r for r in bench["results"]}
@@ -55,7 +56,8 @@ def main(out: Path) -> None:
                     rows.append(
                         (
                             f"rocport / independent loop: {r['id']}",
-                            f"{ratio:.4f} ({by_id[r['id']]['value']:,.0f} vs {r['images_per_s']:,.0f} img/s; "
+                            f"{ratio:.4f} ({by_id[r['id']]['value']:,.0f} vs "
+                            f"{r['images_per_s']:,.0f} img/s; "
                             f"{'pass' if abs(ratio - 1) <= 0.03 else 'FAIL'} at 3%)",
                         )
                     )
@@ -74,11 +76,12 @@ def main(out: Path) -> None:
     amp = _load(out / "amp_resnet50.json")
     if amp:
         for name, r in amp["precisions"].items():
+            diff = r["loss_max_rel_diff"]
             rows.append(
                 (
                     f"amp-check resnet50 {name}",
                     f"{r['verdict']}, skipped {len(r['skipped_steps'])}, loss vs fp32 "
-                    f"{'—' if r['loss_max_rel_diff'] is None else format(r['loss_max_rel_diff'], '.2%')}",
+                    f"{'—' if diff is None else format(diff, '.2%')}",
                 )
             )
     for tool in ("torch", "ncu"):

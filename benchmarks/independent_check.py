@@ -4,7 +4,8 @@ For each ResNet configuration named on the command line, a plain training loop i
 with one pair of torch.cuda.Event around all timed steps (synchronize before and after);
 a plain torch.matmul loop does the same for the 8192^3 bf16 product. Writes JSON.
 
-    python benchmarks/independent_check.py --out x.json resnet/resnet50/training/bf16/channels_last/b256/r224 …
+    python benchmarks/independent_check.py --out x.json \
+        resnet/resnet50/training/bf16/channels_last/b256/r224 …
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def atomic_write(path: Path, data: bytes | str, *, mode: int | None = None) -> N
 
 
 def write_if_changed(path: Path, data: bytes | str, *, mode: int | None = None) -> bool:
-    """Atomically write ``data`` unless ``path`` already holds exactly it; return whether it wrote."""
+    """Atomically write ``data`` unless ``path`` already holds it; return whether it wrote."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         if Path(path).read_bytes() == payload:

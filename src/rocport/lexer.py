@@ -87,7 +87,9 @@ def tokenize(text: str) -> Iterator[Token]:
 
 
 _NON_CODE = re.compile(
-    "|".join(f"(?P<{name}>{body})" for name, body in _PARTS if name not in ("include", "directive")),
+    "|".join(
+        f"(?P<{name}>{body})" for name, body in _PARTS if name not in ("include", "directive")
+    ),
     re.MULTILINE,
 )
 _NOT_NEWLINE = re.compile(r"[^\n]")

@@ -94,11 +94,17 @@ def test_results_on_a_known_gpu_carry_peak_and_percent():
     from rocport.bench.device import DeviceInfo
     from rocport.bench.results import Result
 
-    info = DeviceInfo("cuda:0", "NVIDIA H200", "cuda", "13.0", "580", "sm_90", None, 132, None, "H200-SXM")
-    ctx = Context(device="cuda:0", info=info, spec=lookup(info.name), warmup=0, repeats=1, quiet=True)
+    info = DeviceInfo(
+        "cuda:0", "NVIDIA H200", "cuda", "13.0", "580", "sm_90", None, 132, None, "H200-SXM"
+    )
+    ctx = Context(
+        device="cuda:0", info=info, spec=lookup(info.name), warmup=0, repeats=1, quiet=True
+    )
     peak = ctx.peak_tflops("bf16")
     assert peak["value"] == pytest.approx(989.4) and "nvidia.com" in peak["source"]
-    r = Result("gemm/torch/bf16/8192x8192x8192", "gemm", "TFLOP/s", 791.5, "torch.matmul", peak=peak)
+    r = Result(
+        "gemm/torch/bf16/8192x8192x8192", "gemm", "TFLOP/s", 791.5, "torch.matmul", peak=peak
+    )
     assert r.percent_of_peak == pytest.approx(80.0, abs=0.01)
     assert ctx.peak_bandwidth()["value"] == pytest.approx(4800.0)
     assert ctx.cache_bytes == 64 * 2**20  # no L2 reported: the CPU default

@@ -272,8 +272,8 @@ def test_check_names_the_cuda_line_past_an_inserted_include(tmp_path: Path, caps
         "__global__ void k(int* x) {\n  cudaStream_t s;\n  x[0] = undeclared_two;\n}\n"
     )
     out = tmp_path / "out"
-    code, _, err = run(["port", str(src), "-o", str(out), "--check", "--json", str(tmp_path / "r.json")],
-                       capsys)  # fmt: skip
+    argv = ["port", str(src), "-o", str(out), "--check", "--json", str(tmp_path / "r.json")]
+    code, _, err = run(argv, capsys)
     assert code == 1, err
     assert (out / "ins.cu").read_text().splitlines()[0] == "#include <hip/hip_runtime.h>"
     (file,) = json.loads((tmp_path / "r.json").read_text())["files"]

@@ -231,7 +231,8 @@ def judge(report: PrecisionReport, reference: PrecisionReport, cfg: CheckConfig)
         )
     if report.loss_max_rel_diff is not None and report.loss_max_rel_diff > cfg.rtol:
         report.reasons.append(
-            f"loss differs from fp32 by up to {report.loss_max_rel_diff:.1%} (tolerance {cfg.rtol:.0%})"
+            f"loss differs from fp32 by up to {report.loss_max_rel_diff:.1%} "
+            f"(tolerance {cfg.rtol:.0%})"
         )
     if not pairs:
         report.reasons.append("no step has a finite loss in both runs")

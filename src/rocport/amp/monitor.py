@@ -134,7 +134,8 @@ class MixedPrecision:
             problem = Problem(
                 record.step,
                 "nonfinite_grad",
-                f"step {record.step}: non-finite gradients in {', '.join(record.nonfinite_parameters)}",
+                f"step {record.step}: non-finite gradients in "
+                f"{', '.join(record.nonfinite_parameters)}",
                 record.nonfinite_parameters,
             )
         elif self.uses_scaler and self.scaler.get_scale() < MIN_SCALE:

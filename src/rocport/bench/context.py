@@ -91,7 +91,8 @@ class Context:
         if self.log_lines:
             self.console.print(
                 f"[{time.perf_counter() - started:6.1f} s] {label}: median "
-                f"{timing.median_s * 1e3:.4g} ms [{timing.min_s * 1e3:.4g}–{timing.max_s * 1e3:.4g}]",
+                f"{timing.median_s * 1e3:.4g} ms "
+                f"[{timing.min_s * 1e3:.4g}–{timing.max_s * 1e3:.4g}]",
                 highlight=False,
             )
         return timing

@@ -181,7 +181,10 @@ def to_results(raw: dict[str, Any]) -> tuple[list, list]:
     from rocport.bench.timing import Timing
 
     cfg, world = raw["config"], raw["world_size"]
-    base = f"ddp/{cfg['arch']}/{cfg['precision']}/{cfg['memory_format']}/b{cfg['batch']}/r{cfg['resolution']}"
+    base = (
+        f"ddp/{cfg['arch']}/{cfg['precision']}/{cfg['memory_format']}"
+        f"/b{cfg['batch']}/r{cfg['resolution']}"
+    )
     params = {**cfg, "world_size": world, "backend": raw["backend"]}
     step_times = [r["step_s"] for r in raw["ranks"]]
     slowest = max(step_times)
@@ -244,7 +247,9 @@ def to_results(raw: dict[str, Any]) -> tuple[list, list]:
                     "bytes": cfg["allreduce_bytes"],
                     "world_size": world,
                     "algbw_gbs": algbw,
-                    "definition": "nccl-tests busbw = algbw * 2(n-1)/n, time = slowest rank's median",
+                    "definition": (
+                        "nccl-tests busbw = algbw * 2(n-1)/n, time = slowest rank's median"
+                    ),
                 },
                 Timing((t,)),
             )

@@ -32,7 +32,8 @@ def markdown(document: dict[str, Any]) -> str:
         t = r["time"]
         spread = f"{t['median_ms']:.4g} [{t['min_ms']:.4g}–{t['max_ms']:.4g}]" if t else "—"
         lines.append(
-            f"| `{r['id']}` | {r['implementation']} | {_fmt(r['value'])} | {r['unit']} | {spread} | "
+            f"| `{r['id']}` | {r['implementation']} | {_fmt(r['value'])} | {r['unit']} "
+            f"| {spread} | "
             f"{t['repeats'] if t else '—'} | {_fmt(r['percent_of_peak'], '.1f')} |"
         )
     if document["checks"]:

@@ -22,7 +22,8 @@ def render(table, top: int):
     from rich.table import Table
 
     out = Table(
-        title=f"top kernels ({table.tool}, {len(table.kernels)} kernels, {_fmt_ns(table.total_ns)} total)"
+        title=f"top kernels ({table.tool}, {len(table.kernels)} kernels, "
+        f"{_fmt_ns(table.total_ns)} total)"
     )
     out.add_column("#", justify="right")
     out.add_column("kernel", overflow="fold", max_width=70)

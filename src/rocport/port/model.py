@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 class Outcome(enum.Enum):
     """What became of one CUDA reference."""
 
-    TRANSLATED = "translated"  # rewritten to HIP, or knowingly kept (``<<<>>>``, Thrust, NCCL names)
+    TRANSLATED = "translated"  # rewritten to HIP, or kept on purpose (``<<<>>>``, Thrust, NCCL)
     UNSUPPORTED = "unsupported"  # a known CUDA name with no HIP equivalent for the target release
     UNKNOWN = "unknown"  # looks like CUDA (by prefix) but is not in the mapping
 

@@ -39,5 +39,6 @@ def parse_file(path: Path) -> KernelTable:
     if "Self CPU" in text[:5000] and "# of Calls" in text[:5000]:
         return torch_profiler.parse_key_averages(text, str(path))
     raise InputError(
-        f"{path}: not a profiler output rocport knows (rocprof, rocprofv3, ncu, nsys, torch.profiler)"
+        f"{path}: not a profiler output rocport knows "
+        "(rocprof, rocprofv3, ncu, nsys, torch.profiler)"
     )

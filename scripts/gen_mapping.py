@@ -835,7 +835,7 @@ INCLUDE_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cuda", "cuda_fp8.h", ("hip/hip_fp8.h",)),
     ("cuda", "math_constants.h", ("hip/hip_math_constants.h",)),
     ("cuda", "cooperative_groups.h", ("hip/hip_cooperative_groups.h",)),
-    ("cuda", "cooperative_groups/reduce.h", ("hip/hip_cooperative_groups.h",)),
+    ("cuda", "cooperative_groups/reduce.h", ()),  # HIP has no cooperative_groups::reduce
     ("cuda", "cooperative_groups/scan.h", ()),
     ("cuda", "cooperative_groups/memcpy_async.h", ()),
     ("cuda", "cuda_profiler_api.h", ("hip/hip_runtime_api.h",)),
@@ -1010,12 +1010,22 @@ PREFIXES: tuple[tuple[str, str], ...] = (
 )
 
 
+#: identifiers that carry a library prefix but are shaped like the project's own snake_case
+#: names (``cuda_check``, ``cublas_handle``, ``cublaslt_workspace``, ``nccl_comm``): the CUDA
+#: headers declare no name of this shape except cuRAND's device API (``curand_init``) and
+#: ``cusolver_int_t``, which the mapping knows, so an unmapped one is the project's, not an
+#: unknown CUDA API
+USER_SHAPED = r"(?:cuda|cublas|cufft|curand|cusparse|cusolver|cudnn|nvrtc|nvtx|nccl)(?:_|[a-z])"
+
+
 def prefixes_doc() -> dict:
     return {
         "schema": 1,
         "source": "scripts/gen_mapping.py PREFIXES: the name prefixes of the CUDA families "
-        "it reads (an identifier matching one is CUDA-looking)",
+        "it reads (an identifier matching one is CUDA-looking); USER_SHAPED: names with such a "
+        "prefix that no CUDA header declares unless the mapping has them",
         "prefixes": [{"pattern": p, "family": f} for p, f in PREFIXES],
+        "user_shaped": USER_SHAPED,
     }
 
 

@@ -282,6 +282,35 @@ def test_check_names_the_cuda_line_past_an_inserted_include(tmp_path: Path, caps
     assert "from CUDA ins.cu:3 " in file["check_message"]
 
 
+@pytest.mark.hipcc
+def test_cache_hinted_loads_trap_and_project_names_compile(tmp_path: Path, capsys) -> None:
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "hints.cu").write_text(
+        "#include <cstdio>\n#include <cuda_runtime.h>\n"
+        "static int cuda_num_SMs = 0;  // the project's own names, not CUDA APIs\n"
+        'static void cuda_check(cudaError_t e) { if (e != cudaSuccess) std::puts("err"); }\n'
+        "__global__ void k(const int4* a, const float4* b, const float* c, float* out, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i >= n) __trap();\n"
+        "  int4 x = __ldcs(a + i);\n  float4 y = __ldcg(b + i);\n"
+        "  out[i] = x.x + y.y + __ldca(c + i) + __ldcs(c + i);\n}\n"
+        "int main() { cuda_check(cudaDeviceGetAttribute(&cuda_num_SMs,"
+        " cudaDevAttrMultiProcessorCount, 0)); return 0; }\n"
+    )
+    out = tmp_path / "out"
+    argv = ["port", str(src), "-o", str(out), "--check", "--json", str(tmp_path / "r.json")]
+    code, _, err = run(argv, capsys)
+    (file,) = json.loads((tmp_path / "r.json").read_text())["files"]
+    assert code == 0 and file["compiled"] is True, (err, file)
+    assert file["issues"] == []  # cuda_check and cuda_num_SMs are not unknown CUDA names
+    hip = (out / "hints.cu").read_text()
+    assert "__ldg(a + i)" in hip and "__ldg(b + i)" in hip and "__ldg(c + i) + __ldg(c + i)" in hip
+    assert "abort();" in hip and "cuda_check(hipDeviceGetAttribute(&cuda_num_SMs," in hip
+
+
 def test_offload_arch_and_warp_sync_reach_the_port(tmp_path: Path, capsys) -> None:
     src = tmp_path / "proj"
     src.mkdir()

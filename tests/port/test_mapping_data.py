@@ -305,6 +305,10 @@ def test_cuda_like_prefixes() -> None:
         assert m.is_cuda_like(name), name
     for name in ("cumsum", "cute", "hipMalloc", "float4", "curious", "custom_kernel"):
         assert not m.is_cuda_like(name), name
+    # a project's own snake_case names that share a library prefix
+    for name in ("cuda_check", "cuda_num_SMs", "cublas_handle", "cublaslt_workspace",
+                 "cudnn_workspace_size", "nccl_comm", "curand_state", "nvtx_range"):  # fmt: skip
+        assert not m.is_cuda_like(name), name
 
 
 def test_extra_names_merge_on_top() -> None:

@@ -102,7 +102,7 @@ class Family:
 class Mapping:
     """CUDA identifiers and headers resolved for one ROCm release and BLAS choice."""
 
-    __slots__ = ("rocm", "blas", "entries", "includes", "families", "cuda_like")
+    __slots__ = ("rocm", "blas", "entries", "includes", "families", "cuda_like", "user_shaped")
 
     def __init__(
         self,
@@ -112,6 +112,7 @@ class Mapping:
         includes: dict[str, IncludeEntry],
         families: dict[str, Family],
         cuda_like: re.Pattern[str],
+        user_shaped: re.Pattern[str],
     ) -> None:
         self.rocm = rocm
         self.blas = blas
@@ -120,8 +121,10 @@ class Mapping:
         #: CUDA header path -> IncludeEntry
         self.includes = includes
         self.families = families
-        #: matches (with ``.match``) identifiers that look like CUDA API names
+        #: matches (with ``.match``) identifiers and header names that look like CUDA's
         self.cuda_like = cuda_like
+        #: matches prefixed names shaped like the project's own (``cublas_handle``)
+        self.user_shaped = user_shaped
 
     def lookup(self, name: str) -> Entry | None:
         """The entry for a whole CUDA identifier (or ``ns::Name``), or ``None``."""
@@ -139,8 +142,9 @@ class Mapping:
         return entry
 
     def is_cuda_like(self, name: str) -> bool:
-        """True if ``name`` has a CUDA API prefix (``cuda``, ``cu`` + upper case, ``CUBLAS_``)."""
-        return self.cuda_like.match(name) is not None
+        """True if identifier ``name`` has a CUDA API prefix (``cuda``, ``cu`` + upper case,
+        ``CUBLAS_``) and is not shaped like a project's own name (``cuda_check``)."""
+        return self.cuda_like.match(name) is not None and self.user_shaped.match(name) is None
 
     def __repr__(self) -> str:
         return f"Mapping(rocm={self.rocm!r}, blas={self.blas!r}, entries={len(self.entries)})"
@@ -223,9 +227,11 @@ def _resolve(
     return entry._replace(hip=None, status="unsupported", note=f"{hip} needs ROCm {since} or newer")
 
 
-def _cuda_like_pattern() -> re.Pattern[str]:
+def _prefix_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The CUDA-looking prefixes, and the prefixed names shaped like a project's own."""
     doc = _read("prefixes.json")
-    return re.compile("(?:" + "|".join(p["pattern"] for p in doc["prefixes"]) + ")")
+    prefixes = re.compile("(?:" + "|".join(p["pattern"] for p in doc["prefixes"]) + ")")
+    return prefixes, re.compile(doc["user_shaped"])
 
 
 @cache
@@ -272,7 +278,7 @@ def _load(rocm: str, blas: str) -> Mapping:
         e = _resolve({**raw, "kind": "macro"}, cuda, "includes", target, inc_verified)
         includes[cuda] = IncludeEntry(cuda, e.hip, e.status, e.since, e.note)
     return Mapping(
-        f"{target[0]}.{target[1]}", blas, entries, includes, families, _cuda_like_pattern()
+        f"{target[0]}.{target[1]}", blas, entries, includes, families, *_prefix_patterns()
     )
 
 
@@ -329,4 +335,12 @@ def load_mapping(
     entries = dict(base.entries)
     for cuda, value in extra.items():
         entries[cuda] = _extra_entry(cuda, value)
-    return Mapping(base.rocm, base.blas, entries, base.includes, base.families, base.cuda_like)
+    return Mapping(
+        base.rocm,
+        base.blas,
+        entries,
+        base.includes,
+        base.families,
+        base.cuda_like,
+        base.user_shaped,
+    )

@@ -140,7 +140,7 @@ class _Plan:
         entry = self.mapping.include(path)
         if entry is None:  # unknown: reported only for a CUDA-looking system header
             stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
-            cuda_like = angled and self.mapping.is_cuda_like(stem)
+            cuda_like = angled and self.mapping.cuda_like.match(stem) is not None
             return _Rule(None, Outcome.UNKNOWN, "include") if cuda_like else None
         if not entry.supported:
             return _Rule(None, Outcome.UNSUPPORTED, "include", entry.note)

@@ -283,7 +283,7 @@ def test_check_names_the_cuda_line_past_an_inserted_include(tmp_path: Path, caps
 
 
 @pytest.mark.hipcc
-def test_cache_hinted_loads_trap_and_project_names_compile(tmp_path: Path, capsys) -> None:
+def test_cache_hints_trap_host_math_and_project_names_compile(tmp_path: Path, capsys) -> None:
     if shutil.which("hipcc") is None:
         pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
     src = tmp_path / "proj"
@@ -291,6 +291,7 @@ def test_cache_hinted_loads_trap_and_project_names_compile(tmp_path: Path, capsy
     (src / "hints.cu").write_text(
         "#include <cstdio>\n#include <cuda_runtime.h>\n"
         "static int cuda_num_SMs = 0;  // the project's own names, not CUDA APIs\n"
+        "static bool finite(float s) { return isfinite(s); }  // <math.h> came with nvcc's\n"
         'static void cuda_check(cudaError_t e) { if (e != cudaSuccess) std::puts("err"); }\n'
         "__global__ void k(const int4* a, const float4* b, const float* c, float* out, int n) {\n"
         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -309,6 +310,7 @@ def test_cache_hinted_loads_trap_and_project_names_compile(tmp_path: Path, capsy
     hip = (out / "hints.cu").read_text()
     assert "__ldg(a + i)" in hip and "__ldg(b + i)" in hip and "__ldg(c + i) + __ldg(c + i)" in hip
     assert "abort();" in hip and "cuda_check(hipDeviceGetAttribute(&cuda_num_SMs," in hip
+    assert "#include <math.h>" in hip
 
 
 def test_offload_arch_and_warp_sync_reach_the_port(tmp_path: Path, capsys) -> None:

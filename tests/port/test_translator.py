@@ -119,6 +119,28 @@ def test_runtime_header_not_inserted_when_included_or_unused(mapping):
     assert kernel.inserted_lines == [1]
 
 
+def test_math_h_inserted_where_nvcc_brought_it_and_the_code_needs_it(mapping):
+    # nvcc's cuda_runtime.h includes <math.h>; an unqualified isfinite() in host code needs it
+    text = "// c\n#include <cuda_runtime.h>\nbool ok(float x) { return isfinite(x); }\n"
+    result = port(text, mapping)
+    assert result.text.splitlines()[1:3] == ["#include <math.h>", "#include <hip/hip_runtime.h>"]
+    assert result.inserted_lines == [2]
+    again = port(result.text, mapping)
+    assert again.text == result.text and again.inserted_lines == []
+    kernel = port("__global__ void k(float* v) { v[0] = isnan (v[0]); }\n", mapping)
+    assert kernel.text.splitlines()[:2] == ["#include <hip/hip_runtime.h>", "#include <math.h>"]
+    assert kernel.inserted_lines == [1, 2]
+    for quiet in (
+        "#include <cuda_runtime.h>\nbool ok(float x) { return std::isfinite(x); }\n",
+        "#include <cuda_runtime.h>\n#include <math.h>\nbool ok(float x) { return isinf(x); }\n",
+        "#include <cuda_runtime_api.h>\nbool ok(float x) { cudaFree(0); return isinf(x); }\n",
+        "#include <hip/hip_runtime.h>\nbool ok(float x) { return isinf(x); }\n",  # already HIP
+        "bool ok(float x) { return my_isnan(x) || v.isnan(x); }\n",
+    ):
+        math_h = "#include <math.h>"
+        assert port(quiet, mapping).text.count(math_h) == quiet.count(math_h), quiet
+
+
 def test_insertion_at_top_without_leading_comment(mapping):
     result = port("void f() { cudaDeviceSynchronize(); }", mapping)
     assert result.text == "#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }"

@@ -8,9 +8,11 @@ rename, keep, report as unsupported or unknown, or rewrite the call (``drop_firs
 ``HIP_SYMBOL``). Rewrites are collected as ``(start, end, replacement)`` edits and joined once.
 
 Output lines correspond 1:1 to input lines, except the lines listed in
-:attr:`~rocport.port.model.Translation.inserted_lines` (at most one: ``#include
-<hip/hip_runtime.h>``, which nvcc includes implicitly and HIP does not). Text with nothing to
-change comes back as the identical object; translating the output again changes nothing.
+:attr:`~rocport.port.model.Translation.inserted_lines` (``#include <hip/hip_runtime.h>``, which
+nvcc includes implicitly and HIP does not, and ``#include <math.h>``, which nvcc's runtime
+header brings and HIP's does not, where the file calls ``isnan``-like macros unqualified). Text
+with nothing to change comes back as the identical object; translating the output again
+changes nothing.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ DEVICE_KEYWORDS = (
 RUNTIME_HEADER = "hip/hip_runtime.h"
 _RUNTIME_HEADERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
 _INCLUDE_LINE = f"#include <{RUNTIME_HEADER}>\n"
+#: nvcc's cuda_runtime.h includes <math.h>, which puts C99's classification macros in the global
+#: namespace for C++ code; hip_runtime.h includes only <cmath>, so an unqualified
+#: ``isfinite(x)`` in host code stops compiling (the device pass finds no overload)
+_MATH_H_LINE = "#include <math.h>\n"
+_MATH_H_NAMES = ("isfinite", "isnan", "isinf", "isnormal", "signbit", "fpclassify")
+_UNQUALIFIED_MATH_CALL = re.compile(rf"(?<![\w:.>$])(?:{'|'.join(_MATH_H_NAMES)})\s*\(")
+_MATH_H_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]math\.h[>\"]", re.MULTILINE)
 _SYMBOL_WRAPPER = "HIP_SYMBOL"
 _SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
 _SCOPE_AFTER = re.compile(r"\s*::")
@@ -216,14 +225,21 @@ class _Translator:
         self.uses_cuda = any(rule.outcome is not Outcome.UNKNOWN for _, _, rule in self.found)
         if self.launches:
             self._launches()
-        inserted: list[int] = []
         out = self._apply()
+        lines = []
         if self._needs_runtime_header():
+            lines.append(_INCLUDE_LINE)
+        nvcc_runtime = lines or (self.uses_cuda and RUNTIME_HEADER in self.runtime_includes)
+        if nvcc_runtime and self._needs_math_h():
+            lines.append(_MATH_H_LINE)
+        inserted: list[int] = []
+        if lines:
             at = directives.header_end(out)
             newline = "\r\n" if "\r\n" in out[: out.find("\n") + 1 or None] else "\n"
             prefix = "" if at == 0 or out[at - 1] == "\n" else newline
-            out = out[:at] + prefix + _INCLUDE_LINE.replace("\n", newline) + out[at:]
-            inserted.append(out.count("\n", 0, at) + 1 + len(prefix))
+            first = out.count("\n", 0, at) + 1 + len(prefix)
+            inserted = list(range(first, first + len(lines)))
+            out = out[:at] + prefix + "".join(lines).replace("\n", newline) + out[at:]
         return Translation(out, self._references(), inserted)
 
     # -- the scan -----------------------------------------------------------------------------
@@ -399,6 +415,16 @@ class _Translator:
         if self.first_hip_include == RUNTIME_HEADER:
             return False
         return self.uses_device or not self.runtime_includes
+
+    def _needs_math_h(self) -> bool:
+        """The file calls a C99 classification macro unqualified (``isnan(x)``, not
+        ``std::isnan(x)``) and does not include <math.h> itself."""
+        text = self.text
+        if not any(name in text for name in _MATH_H_NAMES):
+            return False
+        return (
+            _UNQUALIFIED_MATH_CALL.search(text) is not None and _MATH_H_INCLUDE.search(text) is None
+        )
 
     def _references(self) -> list[Reference]:
         if not self.found:

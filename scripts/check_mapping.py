@@ -30,7 +30,9 @@ import gen_mapping as gen  # noqa: E402
 
 KINDS = {"function", "type", "enum", "enumerator", "macro", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "deprecated"}
-TRANSFORMS = {"drop_first_arg"}
+TRANSFORMS = {"drop_first_arg", "assign_through_pointer"}
+#: transforms whose entries need no hip name (the call becomes plain code)
+HIPLESS_TRANSFORMS = {"assign_through_pointer"}
 ENTRY_KEYS = {"hip", "kind", "status", "since", "header", "note", "older", "transform", "source"}
 VERSION = re.compile(r"\d+\.\d+\Z")
 META = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
@@ -68,7 +70,10 @@ def check_shape(name: str, cuda: str, e: dict, problems: list[str]) -> None:
     if status == "unsupported" and "hip" in e:
         problems.append(f"{where}: unsupported entry has a hip name")
     if status != "unsupported" and not e.get("hip"):
-        problems.append(f"{where}: no hip name")
+        if e.get("transform") not in HIPLESS_TRANSFORMS:
+            problems.append(f"{where}: no hip name")
+    elif e.get("transform") in HIPLESS_TRANSFORMS:
+        problems.append(f"{where}: {e['transform']} takes no hip name")
     if "since" in e and not VERSION.match(str(e["since"])):
         problems.append(f"{where}: bad since {e['since']!r}")
     if e.get("transform") not in (None, *TRANSFORMS):

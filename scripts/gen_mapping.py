@@ -794,6 +794,11 @@ def supported_entry(hip: str, kind: str, per: dict, verified: list[str]) -> dict
 
 
 def override_entry(row: dict, kind: str, per: dict, verified: list[str]) -> dict:
+    if "hip" not in row and "transform" in row:  # the call becomes plain code, no HIP name
+        entry = {"kind": row.get("kind", kind), "transform": row["transform"]}
+        for key in ("note", "source"):
+            entry[key] = row[key]
+        return entry
     if row.get("status") == "unsupported" or "hip" not in row:
         entry = {"kind": row.get("kind", kind), "status": "unsupported", "source": row["source"]}
         if row.get("note"):

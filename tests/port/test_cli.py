@@ -297,9 +297,14 @@ def test_cache_hints_trap_host_math_and_project_names_compile(tmp_path: Path, ca
         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "  if (i >= n) __trap();\n"
         "  int4 x = __ldcs(a + i);\n  float4 y = __ldcg(b + i);\n"
-        "  out[i] = x.x + y.y + __ldca(c + i) + __ldcs(c + i);\n}\n"
+        "  out[i] = x.x + y.y + __ldca(c + i) + __ldcs(c + i);\n"
+        "  __stcs(reinterpret_cast<int4*>(out) + i, x);  __stwt(out, y.x);\n}\n"
         "int main() { cuda_check(cudaDeviceGetAttribute(&cuda_num_SMs,"
-        " cudaDevAttrMultiProcessorCount, 0)); return 0; }\n"
+        " cudaDevAttrMultiProcessorCount, 0));\n"
+        "  cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64));\n"
+        "  cudaFuncAttributes attr; cuda_check(cudaFuncGetAttributes(&attr, k));\n"
+        "  void* args[] = {nullptr}; cudaLaunchKernel((const void*)k, 1, 1, args, 0, 0);\n"
+        "  return 0; }\n"
     )
     out = tmp_path / "out"
     argv = ["port", str(src), "-o", str(out), "--check", "--json", str(tmp_path / "r.json")]
@@ -311,6 +316,10 @@ def test_cache_hints_trap_host_math_and_project_names_compile(tmp_path: Path, ca
     assert "__ldg(a + i)" in hip and "__ldg(b + i)" in hip and "__ldg(c + i) + __ldg(c + i)" in hip
     assert "abort();" in hip and "cuda_check(hipDeviceGetAttribute(&cuda_num_SMs," in hip
     assert "#include <math.h>" in hip
+    assert "hipFuncSetAttribute(reinterpret_cast<const void*>(k), " in hip
+    assert "hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(k))" in hip
+    assert "hipLaunchKernel((const void*)k, " in hip  # already a void pointer
+    assert "(void)(*(reinterpret_cast<int4*>(out) + i) = (x));  (void)(*(out) = (y.x));" in hip
 
 
 def test_offload_arch_and_warp_sync_reach_the_port(tmp_path: Path, capsys) -> None:

@@ -51,6 +51,7 @@ def pinned_mapping():
         (("k[0-9].cu",), (), "x/k7.cu", True),
         (("k[!0-9].cu",), (), "x/k7.cu", False),
         (("k?.cu",), (), "k12.cu", False),
+        (("*[!a].",), (), "deep/er/.", False),  # a negated class does not match "/"
     ],
 )
 def test_path_filter(include, exclude, path, selected) -> None:

@@ -141,6 +141,42 @@ def test_math_h_inserted_where_nvcc_brought_it_and_the_code_needs_it(mapping):
         assert port(quiet, mapping).text.count(math_h) == quiet.count(math_h), quiet
 
 
+def test_cache_hinted_stores_become_plain_stores(mapping):
+    text = "__device__ void f(float* p, float v) {\n  __stcs(p + 1,\n         v * 2);\n}\n"
+    result = port(text, mapping)
+    body = result.text.splitlines()[2:4]  # line 1 is the inserted runtime header
+    assert body == ["  (void)(*(p + 1) =", "         (v * 2));"]
+    assert refs(result, Outcome.TRANSLATED) == [("__stcs", 2, 3)]
+    assert port(result.text, mapping).text == result.text
+    # taken by address, or with the wrong arguments: left as written and reported
+    own = "__device__ void __stcs(bf16* p, bf16 v) { __stcs((short*)p, v.x); }\n"
+    kept = port(own, mapping)
+    assert kept.text.endswith(
+        "__device__ void __stcs(bf16* p, bf16 v) { (void)(*((short*)p) = (v.x)); }\n"
+    )
+    assert [r.outcome for r in kept.references] == [Outcome.TRANSLATED] * 2
+    for odd in ("auto f = &__stcg<float>;\n", "void g(float* p) { __stwb(p); }\n"):
+        kept = port(odd, mapping)
+        assert kept.text.endswith(odd)  # after the inserted runtime header
+        assert [r.outcome for r in kept.references] == [Outcome.UNSUPPORTED]
+
+
+def test_kernels_passed_to_function_apis_are_cast_once(mapping):
+    text = (
+        "#include <cuda_runtime.h>\n"
+        "void f() { cudaFuncSetAttribute(k<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);"
+        "\n"
+        "  cudaFuncAttributes a; cudaFuncGetAttributes(&a, (void*)k<float>); }\n"
+    )
+    result = port(text, mapping)
+    lines = result.text.splitlines()
+    assert lines[1].startswith(
+        "void f() { hipFuncSetAttribute(reinterpret_cast<const void*>(k<float>), "
+    )
+    assert lines[2] == "  hipFuncAttributes a; hipFuncGetAttributes(&a, (void*)k<float>); }"
+    assert port(result.text, mapping).text == result.text
+
+
 def test_insertion_at_top_without_leading_comment(mapping):
     result = port("void f() { cudaDeviceSynchronize(); }", mapping)
     assert result.text == "#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }"

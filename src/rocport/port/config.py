@@ -50,7 +50,7 @@ _ENTRY_KEYS = ("hip", "kind", "status", "note", "since", "header")
 
 def glob_to_regex(pattern: str) -> str:
     """Translate a path glob to a regex: ``*`` and ``?`` stay inside one path segment, ``**``
-    crosses segments, ``[...]`` is a character class."""
+    crosses segments, ``[...]`` is a character class (``[!...]`` never matches ``/``)."""
     out, i = [], 0
     while i < len(pattern):
         char = pattern[i]
@@ -72,8 +72,8 @@ def glob_to_regex(pattern: str) -> str:
                 out.append(re.escape(char))
             else:
                 body = pattern[i + 1 : end].replace("\\", "\\\\")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
+                if body.startswith("!"):  # nor a "/": a class stays inside one segment
+                    body = "^/" + body[1:]
                 elif body.startswith("^"):  # a literal caret, as in fnmatch
                     body = "\\" + body
                 out.append("[" + body + "]")

@@ -43,6 +43,11 @@ __all__ = ["Entry", "IncludeEntry", "Mapping", "available_releases", "load_mappi
 
 #: the first-argument-dropping transform: ``__shfl_down_sync(mask, v, d)`` -> ``__shfl_down(v, d)``
 DROP_FIRST_ARG = "drop_first_arg"
+#: the store rewrite: ``__stcs(p, v)`` -> ``(*(p) = (v))``; it needs no HIP name (HIP has no
+#: cache-hinted stores, and AMD stores take no such hint)
+ASSIGN_THROUGH_POINTER = "assign_through_pointer"
+#: transforms that replace the call by plain code: their entries have no ``hip`` name
+HIPLESS_TRANSFORMS = frozenset({ASSIGN_THROUGH_POINTER})
 BLAS_CHOICES = ("hipblas", "rocblas")
 KINDS = frozenset({"function", "type", "enum", "enumerator", "macro", "namespace", "variable"})
 STATUSES = frozenset({"supported", "unsupported", "deprecated"})
@@ -53,7 +58,8 @@ class Entry(NamedTuple):
     """What to do with one CUDA identifier for the target release (immutable).
 
     ``hip`` is the identifier to emit (``None`` when ``status == "unsupported"``); ``transform``
-    names a call rewrite to apply as well (only ``"drop_first_arg"`` today); ``since``/``header``
+    names a call rewrite to apply as well (``"drop_first_arg"``, or ``"assign_through_pointer"``
+    with no ``hip``: the call becomes plain code); ``since``/``header``
     say which ROCm release and HIP header declare ``hip``; ``note`` is a one-line explanation
     for the report.
     """
@@ -71,7 +77,9 @@ class Entry(NamedTuple):
     @property
     def supported(self) -> bool:
         """True when there is a HIP form to emit (supported or deprecated)."""
-        return self.hip is not None and self.status != "unsupported"
+        if self.status == "unsupported":
+            return False
+        return self.hip is not None or self.transform in HIPLESS_TRANSFORMS
 
 
 class IncludeEntry(NamedTuple):
@@ -193,7 +201,9 @@ def _resolve(
     """One data-file entry as an :class:`Entry` for ``target`` (see the module docstring)."""
     get = raw.get
     hip = get("hip")
-    status = get("status") or ("supported" if hip else "unsupported")
+    status = get("status") or (
+        "supported" if hip or get("transform") in HIPLESS_TRANSFORMS else "unsupported"
+    )
     since = get("since")
     if status == "unsupported":
         hip = None

@@ -5,7 +5,7 @@ comments, literals, ``#include`` lines, ``<<<`` and only those identifiers that 
 names (its identifier alternatives come from the mapping's prefixes and names, so ordinary
 identifiers never reach Python). Each distinct name is resolved once per mapping into a rule:
 rename, keep, report as unsupported or unknown, or rewrite the call (``drop_first_arg``,
-``HIP_SYMBOL``). Rewrites are collected as ``(start, end, replacement)`` edits and joined once.
+``HIP_SYMBOL``, a kernel cast to ``const void*``, a cache-hinted store made a plain one). Rewrites are collected as ``(start, end, replacement)`` edits and joined once.
 
 Output lines correspond 1:1 to input lines, except the lines listed in
 :attr:`~rocport.port.model.Translation.inserted_lines` (``#include <hip/hip_runtime.h>``, which
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rocport.port import directives
 from rocport.port.arguments import skip_space, split_call, trim
 from rocport.port.launch import ggl_edits, has_config, parse_launch
-from rocport.port.mapping import DROP_FIRST_ARG, Mapping
+from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
 from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
 
@@ -50,8 +50,6 @@ _MATH_H_LINE = "#include <math.h>\n"
 _MATH_H_NAMES = ("isfinite", "isnan", "isinf", "isnormal", "signbit", "fpclassify")
 _UNQUALIFIED_MATH_CALL = re.compile(rf"(?<![\w:.>$])(?:{'|'.join(_MATH_H_NAMES)})\s*\(")
 _MATH_H_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]math\.h[>\"]", re.MULTILINE)
-_SYMBOL_WRAPPER = "HIP_SYMBOL"
-_SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
 _SCOPE_AFTER = re.compile(r"\s*::")
 _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*$")
 _LAUNCH_NAME = "<<<>>>"
@@ -127,6 +125,9 @@ class _Plan:
         if not entry.supported:
             return _Rule(None, Outcome.UNSUPPORTED, entry.family, entry.note, plain=True)
         namespace = entry.kind == "namespace"
+        if entry.transform == ASSIGN_THROUGH_POINTER:  # the name goes, the call becomes a store
+            return _Rule("(void)", Outcome.TRANSLATED, entry.family, entry.note, "*p = v",
+                         ASSIGN_THROUGH_POINTER)  # fmt: skip
         return _Rule(
             None if entry.hip == name else entry.hip,
             Outcome.TRANSLATED,
@@ -135,7 +136,7 @@ class _Plan:
             entry.hip,
             entry.transform,
             namespace,
-            plain=not (entry.transform or namespace or name in _SYMBOL_APIS),
+            plain=not (entry.transform or namespace or name in _WRAPPED_ARGUMENT),
         )
 
     def include_rule(self, path: str, *, angled: bool) -> _Rule | None:
@@ -279,7 +280,14 @@ class _Translator:
                     continue
                 if rule.namespace and not self._used_as_namespace(start, match.end()):
                     continue
-                if rule.transform or name in _SYMBOL_APIS:
+                if rule.transform == ASSIGN_THROUGH_POINTER:
+                    if _declared_here(text, start):
+                        found.append((start, name, _own_definition(rule, name)))
+                        continue
+                    if not self._assign_through_pointer(match.end()):
+                        found.append((start, name, _not_a_store_call(rule)))
+                        continue
+                elif rule.transform or name in _WRAPPED_ARGUMENT:
                     skip_until = max(skip_until, self._call_transform(match.end(), rule, name))
                 if rule.replacement is not None:
                     edits.append((start, match.end(), rule.replacement))
@@ -337,14 +345,38 @@ class _Translator:
                 cut_end += 1
             self.edits.append((first[0], cut_end, "\n" * self.text.count("\n", first[0], cut_end)))
             return cut_end
-        index = _SYMBOL_APIS.get(name)
-        if index is None or index >= len(args):
+        wrapped = _WRAPPED_ARGUMENT.get(name)
+        if wrapped is None or wrapped[0] >= len(args):
             return 0
-        sym_start, sym_end = trim(text, args[index])
-        if sym_start < sym_end and not _SYMBOL_OPEN.match(self.text, sym_start):
-            self.edits.append((sym_start, sym_start, _SYMBOL_WRAPPER + "("))
-            self.edits.append((sym_end, sym_end, ")"))
+        index, wrapper, already = wrapped
+        arg_start, arg_end = trim(text, args[index])
+        if arg_start < arg_end and not already.match(self.text, arg_start):
+            self.edits.append((arg_start, arg_start, wrapper + "("))
+            self.edits.append((arg_end, arg_end, ")"))
         return 0
+
+    def _assign_through_pointer(self, end: int) -> bool:
+        """Rewrite the arguments of ``name(p, v)`` after ``end`` to ``(*(p) = (v))`` (the name
+        becomes ``(void)``); False, with nothing changed, when it is not such a call."""
+        text = self.text
+        paren = skip_space(text, end)
+        if paren >= len(text) or text[paren] != "(":
+            return False
+        call = split_call(text, paren)
+        if call is None or len(call[0]) != 2:
+            return False
+        (ptr_start, ptr_end), (value_start, value_end) = (trim(text, a) for a in call[0])
+        if ptr_start >= ptr_end or value_start >= value_end:
+            return False
+        comma = call[0][0][1]
+        self.edits += [
+            (ptr_start, ptr_start, "*("),
+            (ptr_end, ptr_end, ")"),
+            (comma, comma + 1, " ="),
+            (value_start, value_start, "("),
+            (value_end, value_end, ")"),
+        ]
+        return True
 
     def _include(self, match: re.Match[str]) -> None:
         istart, iend = match.span("ipath")
@@ -446,6 +478,29 @@ class _Translator:
         return refs
 
 
+#: the word that ends a type right before a declared name (``void __stcs(``), and the
+#: keywords after which a name is called instead
+_TYPE_BEFORE = re.compile(r"(\w+)[ \t\r\n]*\Z")
+_CALL_KEYWORDS = frozenset({"return", "else", "do", "case", "throw"})
+
+
+def _declared_here(text: str, start: int) -> bool:
+    """Whether the name at ``start`` is declared or defined there (a type right before it)."""
+    before = _TYPE_BEFORE.search(text, max(0, start - 64), start)
+    return before is not None and before.group(1) not in _CALL_KEYWORDS
+
+
+def _own_definition(rule: _Rule, name: str) -> _Rule:
+    note = f"the project declares its own {name} here: kept as written"
+    return _Rule(None, Outcome.TRANSLATED, rule.family, note, name, plain=True)
+
+
+def _not_a_store_call(rule: _Rule) -> _Rule:
+    """A store intrinsic that is not called as ``name(p, v)`` (taken by address, say)."""
+    note = "not a two-argument call, so not rewritten: write *p = v"
+    return _Rule(None, Outcome.UNSUPPORTED, rule.family, note, plain=True)
+
+
 def _offset(item: tuple) -> int:
     return item[0]
 
@@ -471,4 +526,26 @@ _SYMBOL_APIS = {
     "cudaMemcpyFromSymbolAsync": 1,
     "cudaGetSymbolAddress": 1,
     "cudaGetSymbolSize": 1,
+}
+#: Runtime calls taking a kernel, with the index of that argument: CUDA's runtime header
+#: overloads them with ``template <class T> …(T* entry, …)``, HIP declares only ``const void*``,
+#: to which a function does not convert in C++ (``hipFuncSetAttribute(kernel, …)``: "no
+#: matching function"), so the kernel is cast
+_FUNCTION_APIS = {
+    "cudaFuncSetAttribute": 0,
+    "cudaFuncGetAttributes": 1,
+    "cudaFuncSetCacheConfig": 0,
+    "cudaFuncSetSharedMemConfig": 0,
+    "cudaLaunchKernel": 0,
+}
+_FUNCTION_CAST = "reinterpret_cast<const void*>"
+#: an argument that is already a symbol / already a void pointer cast is left as it is
+_SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
+_VOID_POINTER_CAST = re.compile(
+    r"(?:reinterpret_cast|static_cast)\s*<\s*(?:const\s+)?void\s*\*\s*>|\(\s*(?:const\s+)?void\s*\*\s*\)"
+)
+#: CUDA call -> (argument index, wrapper, what an argument already wrapped starts with)
+_WRAPPED_ARGUMENT = {
+    **{name: (index, "HIP_SYMBOL", _SYMBOL_OPEN) for name, index in _SYMBOL_APIS.items()},
+    **{name: (index, _FUNCTION_CAST, _VOID_POINTER_CAST) for name, index in _FUNCTION_APIS.items()},
 }

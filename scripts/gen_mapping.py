@@ -1007,6 +1007,7 @@ PREFIXES: tuple[tuple[str, str], ...] = (
     (r"NCCL_", "nccl"),
     (r"__nv_", "types"),
     (r"make_cu[A-Z]", "types"),
+    (r"make_cuda[A-Z]", "runtime"),
     (r"cub::", "cub"),
     (r"thrust::cuda\b", "cub"),
     (r"cooperative_groups::", "cooperative_groups"),

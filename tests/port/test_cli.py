@@ -322,6 +322,33 @@ def test_cache_hints_trap_host_math_and_project_names_compile(tmp_path: Path, ca
     assert "(void)(*(reinterpret_cast<int4*>(out) + i) = (x));  (void)(*(out) = (y.x));" in hip
 
 
+@pytest.mark.hipcc
+def test_runtime_include_guards_keep_helper_code_enabled(tmp_path: Path, capsys) -> None:
+    if shutil.which("hipcc") is None:
+        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
+    src = tmp_path / "proj"
+    src.mkdir()
+    # the CUDA samples' helper_cuda.h pattern: helpers exist only once the runtime is included
+    (src / "helper.h").write_text(
+        "#include <cstdio>\n#ifdef __DRIVER_TYPES_H__\n"
+        "#define checkCudaErrors(val) check((val), #val)\n"
+        "static void check(cudaError_t e, const char* what) { if (e) std::puts(what); }\n"
+        "#endif\n"
+    )
+    (src / "main.cu").write_text(
+        '#include <cuda_runtime.h>\n#include "helper.h"\n'
+        "int main() { cudaPitchedPtr p;\n"
+        "  checkCudaErrors(cudaMalloc3D(&p, make_cudaExtent(16, 4, 4))); return 0; }\n"
+    )
+    report = tmp_path / "r.json"
+    code, _, err = run(["port", str(src), "-o", str(tmp_path / "out"), "--check", "--json",
+                        str(report)], capsys)  # fmt: skip
+    files = {f["path"]: f for f in json.loads(report.read_text())["files"]}
+    assert code == 0 and files["main.cu"]["compiled"] is True, (err, files)
+    assert "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H" in (tmp_path / "out" / "helper.h").read_text()
+    assert "make_hipExtent(16, 4, 4)" in (tmp_path / "out" / "main.cu").read_text()
+
+
 def test_offload_arch_and_warp_sync_reach_the_port(tmp_path: Path, capsys) -> None:
     src = tmp_path / "proj"
     src.mkdir()

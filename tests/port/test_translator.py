@@ -177,6 +177,22 @@ def test_kernels_passed_to_function_apis_are_cast_once(mapping):
     assert port(result.text, mapping).text == result.text
 
 
+def test_features_hip_lacks_are_reported_not_left_silent(mapping):
+    text = (
+        "__global__ void k(const __grid_constant__ P p, unsigned* c) {\n"
+        "  atomicInc_system(c, 10u); atomicDec_system(c, 10u); }\n"
+    )
+    result = port(text, mapping)
+    assert refs(result, Outcome.UNSUPPORTED) == [
+        ("__grid_constant__", 1, 25),
+        ("atomicInc_system", 2, 3),
+        ("atomicDec_system", 2, 29),
+    ]
+    assert refs(port("auto e = make_cudaFoo(1);\n", mapping), Outcome.UNKNOWN) == [
+        ("make_cudaFoo", 1, 10)
+    ]
+
+
 def test_insertion_at_top_without_leading_comment(mapping):
     result = port("void f() { cudaDeviceSynchronize(); }", mapping)
     assert result.text == "#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }"

@@ -233,12 +233,21 @@ def test_console_script_exit_code(project: Path, tmp_path: Path) -> None:
     assert done.stderr == f"rocport: error: {tmp_path / 'nope'}: no such file or directory\n"
 
 
-@pytest.mark.hipcc
-def test_check_compiles_the_output_and_never_claims_a_failure(tmp_path: Path, capsys) -> None:
+@pytest.fixture
+def src(tmp_path: Path) -> Path:
+    """An empty source folder for a ``port --check`` test; skipped, with the reason, without
+    hipcc."""
     if shutil.which("hipcc") is None:
         pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
-    src = tmp_path / "proj"
-    src.mkdir()
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    return folder
+
+
+@pytest.mark.hipcc
+def test_check_compiles_the_output_and_never_claims_a_failure(
+    tmp_path: Path, src: Path, capsys
+) -> None:
     (src / "good.cu").write_text(
         "#include <cuda_runtime.h>\n"
         "__global__ void add(const float* a, float* b, int n) {\n"
@@ -263,11 +272,9 @@ def test_check_compiles_the_output_and_never_claims_a_failure(tmp_path: Path, ca
 
 
 @pytest.mark.hipcc
-def test_check_names_the_cuda_line_past_an_inserted_include(tmp_path: Path, capsys) -> None:
-    if shutil.which("hipcc") is None:
-        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
-    src = tmp_path / "proj"
-    src.mkdir()
+def test_check_names_the_cuda_line_past_an_inserted_include(
+    tmp_path: Path, src: Path, capsys
+) -> None:
     (src / "ins.cu").write_text(
         "__global__ void k(int* x) {\n  cudaStream_t s;\n  x[0] = undeclared_two;\n}\n"
     )
@@ -283,11 +290,9 @@ def test_check_names_the_cuda_line_past_an_inserted_include(tmp_path: Path, caps
 
 
 @pytest.mark.hipcc
-def test_cache_hints_trap_host_math_and_project_names_compile(tmp_path: Path, capsys) -> None:
-    if shutil.which("hipcc") is None:
-        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
-    src = tmp_path / "proj"
-    src.mkdir()
+def test_cache_hints_trap_host_math_and_project_names_compile(
+    tmp_path: Path, src: Path, capsys
+) -> None:
     (src / "hints.cu").write_text(
         "#include <cstdio>\n#include <cuda_runtime.h>\n"
         "static int cuda_num_SMs = 0;  // the project's own names, not CUDA APIs\n"
@@ -323,11 +328,7 @@ def test_cache_hints_trap_host_math_and_project_names_compile(tmp_path: Path, ca
 
 
 @pytest.mark.hipcc
-def test_runtime_include_guards_keep_helper_code_enabled(tmp_path: Path, capsys) -> None:
-    if shutil.which("hipcc") is None:
-        pytest.skip("hipcc not found on PATH: --check needs a HIP compiler")
-    src = tmp_path / "proj"
-    src.mkdir()
+def test_runtime_include_guards_keep_helper_code_enabled(tmp_path: Path, src: Path, capsys) -> None:
     # the CUDA samples' helper_cuda.h pattern: helpers exist only once the runtime is included
     (src / "helper.h").write_text(
         "#include <cstdio>\n#ifdef __DRIVER_TYPES_H__\n"

@@ -5,7 +5,8 @@ comments, literals, ``#include`` lines, ``<<<`` and only those identifiers that 
 names (its identifier alternatives come from the mapping's prefixes and names, so ordinary
 identifiers never reach Python). Each distinct name is resolved once per mapping into a rule:
 rename, keep, report as unsupported or unknown, or rewrite the call (``drop_first_arg``,
-``HIP_SYMBOL``, a kernel cast to ``const void*``, a cache-hinted store made a plain one). Rewrites are collected as ``(start, end, replacement)`` edits and joined once.
+``HIP_SYMBOL``, a kernel cast to ``const void*``, a cache-hinted store made a plain one).
+Rewrites are collected as ``(start, end, replacement)`` edits and joined once.
 
 Output lines correspond 1:1 to input lines, except the lines listed in
 :attr:`~rocport.port.model.Translation.inserted_lines` (``#include <hip/hip_runtime.h>``, which
@@ -124,10 +125,11 @@ class _Plan:
                 return rule
         if not entry.supported:
             return _Rule(None, Outcome.UNSUPPORTED, entry.family, entry.note, plain=True)
-        namespace = entry.kind == "namespace"
         if entry.transform == ASSIGN_THROUGH_POINTER:  # the name goes, the call becomes a store
-            return _Rule("(void)", Outcome.TRANSLATED, entry.family, entry.note, "*p = v",
-                         ASSIGN_THROUGH_POINTER)  # fmt: skip
+            return _Rule(
+                "(void)", Outcome.TRANSLATED, entry.family, entry.note, "*p = v", entry.transform
+            )
+        namespace = entry.kind == "namespace"
         return _Rule(
             None if entry.hip == name else entry.hip,
             Outcome.TRANSLATED,
@@ -542,7 +544,8 @@ _FUNCTION_CAST = "reinterpret_cast<const void*>"
 #: an argument that is already a symbol / already a void pointer cast is left as it is
 _SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
 _VOID_POINTER_CAST = re.compile(
-    r"(?:reinterpret_cast|static_cast)\s*<\s*(?:const\s+)?void\s*\*\s*>|\(\s*(?:const\s+)?void\s*\*\s*\)"
+    r"(?:reinterpret_cast|static_cast)\s*<\s*(?:const\s+)?void\s*\*\s*>"
+    r"|\(\s*(?:const\s+)?void\s*\*\s*\)"
 )
 #: CUDA call -> (argument index, wrapper, what an argument already wrapped starts with)
 _WRAPPED_ARGUMENT = {

@@ -26,14 +26,17 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rocport._fs import write_if_changed
-from rocport.check.sourcemap import FileMap
 from rocport.errors import InputError, OutputError
 from rocport.port import directives
 from rocport.port.build import build_system
 from rocport.port.model import FileReport, FileStatus, PortOptions, Translation
 from rocport.port.translator import defined_macros
+
+if TYPE_CHECKING:  # rocport.check loads only when a port is compiled
+    from rocport.check.sourcemap import FileMap
 
 SOURCE_SUFFIXES = frozenset(
     {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc"}
@@ -175,6 +178,8 @@ class Engine:
         payload = translation.text.encode("utf-8")
         file_map = None
         if self.source_maps and item.kind == "source":
+            from rocport.check.sourcemap import FileMap
+
             file_map = FileMap.from_translation(item.rel, translation)
         return FileResult(item, report, None if payload == data else payload, file_map)
 

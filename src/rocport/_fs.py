@@ -1,41 +1,410 @@
-"""File writes that never leave a half-written file behind."""
+"""File writes that never leave a half-written file or lose a user's original.
+
+- every write goes to a temporary file of our own naming (``.NAME.rocport-XXXXXXXXXXXX.tmp``) in
+  the destination's folder, then is renamed over the destination; a run killed in between
+  leaves only such a file, which the next run on that tree removes (:func:`remove_stale_temps`);
+- a new file gets ``0666`` less the umask; a replaced file keeps its mode;
+- :func:`replace_in_place` edits a user's file: it checks that the file still holds the bytes
+  that were read, writes a whole backup (``FILE.orig``, or ``FILE.orig.1``, ``.2`` ... when an
+  earlier backup holds other bytes; never overwritten) and syncs it to disk before the file is
+  replaced; a symlink is followed and its target edited;
+- :func:`folder_lock` takes an exclusive ``flock`` on a folder, so that two runs never write
+  into one tree at once.
+"""
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
 import os
-import tempfile
+import re
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import count
 from pathlib import Path
 
-from rocport.errors import OutputError
+from rocport.errors import InputError, OutputError
+
+BACKUP_SUFFIX = ".orig"
+#: the temporary files this module creates, and only those
+TEMP_NAME = re.compile(r"\..+\.rocport-[0-9a-f]{12}\.tmp")
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+_READ = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO never blocks the open
 
 
-def atomic_write(path: Path, data: bytes | str, *, mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def temp_path(path: Path) -> Path:
+    """A fresh temporary name beside ``path`` that :data:`TEMP_NAME` matches."""
+    return path.with_name(f".{path.name}.rocport-{secrets.token_hex(6)}.tmp")
+
+
+def _write_temp(path: Path, payload: bytes, mode: int | None, durable: bool) -> Path:
+    """Write ``payload`` to a new temporary file beside ``path``; return its name."""
+    tmp = temp_path(path)
+    fd = os.open(tmp, _NEW_FILE, 0o666)  # the umask applies
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
-        if mode is not None:
-            os.chmod(tmp, mode)
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _existing_mode(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
+def atomic_write(
+    path: Path, data: bytes | str, *, mode: int | None = None, durable: bool = False
+) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    ``mode`` defaults to the mode of the file replaced, or ``0666`` less the umask for a new
+    one; ``durable`` syncs the bytes to disk before the rename."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path = Path(path)
+    if mode is None:
+        mode = _existing_mode(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _write_temp(path, payload, mode, durable)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
+    try:
         os.replace(tmp, path)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
 
 
 def write_if_changed(path: Path, data: bytes | str, *, mode: int | None = None) -> bool:
-    """Atomically write ``data`` unless ``path`` already holds it; return whether it wrote."""
+    """Atomically write ``data`` unless ``path`` already holds it (and, when given, has
+    ``mode``); return whether it wrote."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        if Path(path).read_bytes() == payload:
+        same = not os.path.islink(path) and Path(path).read_bytes() == payload
+        if same and (mode is None or _existing_mode(path) == mode):
             return False
     except OSError:
         pass
     atomic_write(path, payload, mode=mode)
     return True
+
+
+def open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """Open ``path`` for reading; raise :class:`InputError` unless it is a readable regular
+    file (a FIFO or device is never read: it could block or never end)."""
+    try:
+        fd = os.open(path, _READ)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {_why(exc)}") from exc
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise InputError(f"cannot read {path}: {special_kind(st.st_mode)}, not a regular file")
+    return fd, st
+
+
+def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
+    """The bytes and status of the regular file ``path`` (see :func:`open_regular`)."""
+    fd, st = open_regular(path)
+    try:
+        with open(fd, "rb", buffering=0, closefd=False) as fh:
+            data = fh.readall()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {_why(exc)}") from exc
+    finally:
+        os.close(fd)
+    return data, st
+
+
+def special_kind(st_mode: int) -> str:
+    """What a file that is not regular is, in words (``"a FIFO"``, ``"a socket"``)."""
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISDIR, "a folder"),
+    ):
+        if test(st_mode):
+            return name
+    return "a special file"
+
+
+def copy_if_changed(src: Path, dest: Path) -> bool:
+    """Copy bytes, mode and timestamps atomically unless ``dest`` already holds the same bytes.
+
+    A failure to read ``src`` is an :class:`InputError`, a failure to write ``dest`` an
+    :class:`OutputError`."""
+    fd, st = open_regular(src)
+    try:
+        with open(fd, "rb", closefd=False) as fsrc:
+            if _holds(dest, fsrc, st.st_size):
+                return False
+            fsrc.seek(0)
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                tmp = temp_path(dest)
+                out = os.open(tmp, _NEW_FILE, 0o600)
+            except OSError as exc:
+                raise OutputError(f"cannot write {dest}: {_why(exc)}") from exc
+            try:
+                with open(out, "wb") as fdst:
+                    _copy_stream(fsrc, fdst, src, dest)
+                    os.fchmod(fdst.fileno(), stat.S_IMODE(st.st_mode))
+                os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))
+                os.replace(tmp, dest)
+            except BaseException as exc:
+                tmp.unlink(missing_ok=True)
+                if isinstance(exc, OSError):
+                    raise OutputError(f"cannot write {dest}: {_why(exc)}") from exc
+                raise
+    finally:
+        os.close(fd)
+    return True
+
+
+def _copy_stream(fsrc, fdst, src: Path, dest: Path) -> None:
+    while True:
+        try:
+            chunk = fsrc.read(1 << 20)
+        except OSError as exc:
+            raise InputError(f"cannot read {src}: {_why(exc)}") from exc
+        if not chunk:
+            return
+        fdst.write(chunk)
+
+
+def _holds(dest: Path, fsrc, size: int) -> bool:
+    """Whether the regular file ``dest`` (not a symlink) holds the bytes of ``fsrc``."""
+    try:
+        st = os.lstat(dest)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+            return False
+        with open(dest, "rb") as fdest:
+            while True:
+                a, b = fsrc.read(1 << 20), fdest.read(1 << 20)
+                if a != b:
+                    return False
+                if not a:
+                    return True
+    except OSError:
+        return False
+
+
+# -- in-place edits ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What a file held when it was read: size, modification time and a digest of its bytes."""
+
+    size: int
+    mtime_ns: int
+    digest: bytes
+
+    @classmethod
+    def of(cls, data: bytes, st: os.stat_result) -> Snapshot:
+        return cls(len(data), st.st_mtime_ns, digest(data))
+
+    def matches(self, data: bytes, st: os.stat_result) -> bool:
+        same_stat = st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
+        return same_stat and digest(data) == self.digest
+
+
+def digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class ChangedError(OutputError):
+    """The file changed after it was read; it was left as it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """Where an in-place edit went: the file written (a symlink's target) and its backup."""
+
+    target: Path
+    backup: Path | None
+    backup_written: bool  # False: an existing backup already held these bytes
+
+    @property
+    def numbered(self) -> bool:
+        """The backup is ``FILE.orig.N``, because ``FILE.orig`` holds other bytes."""
+        return self.backup is not None and self.backup.suffix != BACKUP_SUFFIX
+
+
+def backup_names(path: Path) -> Iterator[Path]:
+    """``FILE.orig``, ``FILE.orig.1``, ``FILE.orig.2`` ..."""
+    yield path.with_name(path.name + BACKUP_SUFFIX)
+    for n in count(1):
+        yield path.with_name(f"{path.name}{BACKUP_SUFFIX}.{n}")
+
+
+def replace_in_place(
+    path: Path, payload: bytes, *, expected: bytes | Snapshot, backup: bool = True
+) -> Replaced:
+    """Replace the file ``path`` (a symlink's target) with ``payload``, keeping its mode.
+
+    ``expected`` is what the file held when it was read (its bytes, or a :class:`Snapshot`);
+    if it holds anything else now, :class:`ChangedError` is raised and nothing is written.
+    With ``backup``, the bytes replaced are first kept in a backup (:func:`make_backup`)."""
+    target = Path(os.path.realpath(path))
+    try:
+        current, st = read_regular(target)
+    except InputError as exc:
+        raise OutputError(str(exc)) from exc
+    unchanged = (
+        current == expected if isinstance(expected, bytes) else expected.matches(current, st)
+    )
+    if not unchanged:
+        raise ChangedError(f"{path} changed after it was read; left as it is, run again")
+    kept, written = make_backup(target, current, st) if backup else (None, False)
+    try:
+        tmp = _write_temp(target, payload, stat.S_IMODE(st.st_mode), durable=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
+    try:
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
+    return Replaced(target, kept, written)
+
+
+def make_backup(path: Path, data: bytes, st: os.stat_result) -> tuple[Path, bool]:
+    """Keep ``data`` (the bytes of ``path``, with status ``st``) in the first backup name of
+    :func:`backup_names` that is free, or reuse a backup that already holds exactly these bytes;
+    return the backup and whether it was written now. The backup is complete and synced to disk
+    under its final name before this returns; an existing backup is never overwritten."""
+    tmp: Path | None = None
+    try:
+        for name in backup_names(path):
+            if os.path.lexists(name):
+                if _same_file_bytes(name, data):
+                    return name, False
+                continue
+            if tmp is None:
+                tmp = _write_temp(path, data, stat.S_IMODE(st.st_mode), durable=True)
+                os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))
+            try:
+                os.link(tmp, name)  # fails if ``name`` appeared meanwhile: never overwrites
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK):
+                    raise
+                if not _create_exclusive(name, data, st):  # no hard links on this filesystem
+                    continue
+            _sync_folder(path.parent)
+            return name, True
+    except OSError as exc:
+        raise OutputError(f"cannot write a backup of {path}: {_why(exc)}") from exc
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+    raise AssertionError("unreachable")
+
+
+def _create_exclusive(name: Path, data: bytes, st: os.stat_result) -> bool:
+    try:
+        fd = os.open(name, _NEW_FILE, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        os.fchmod(fh.fileno(), stat.S_IMODE(st.st_mode))
+        fh.flush()
+        os.fsync(fh.fileno())
+    return True
+
+
+def _same_file_bytes(path: Path, data: bytes) -> bool:
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+            return False
+        return Path(path).read_bytes() == data
+    except OSError:
+        return False
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# -- locks and leftovers -------------------------------------------------------------------
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (``flock`` on the folder itself, so nothing is
+    added to it); a second run that asks for it gets an :class:`OutputError` at once."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise OutputError(f"cannot lock {folder}: {_why(exc)}") from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(
+                f"{folder} is being written by another rocport run; try again when it has finished"
+            ) from None
+        except OSError:
+            pass  # a filesystem without flock: go on unlocked
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temps(
+    root: Path, skip: frozenset[str] = frozenset(), *, only: str | None = None
+) -> list[Path]:
+    """Remove the temporary files of ours (:data:`TEMP_NAME`) that a killed run left under the
+    folder ``root`` (symlinks not followed, folders named in ``skip`` left out), or with
+    ``only``, those of the file of that name in ``root``. Call it while holding
+    :func:`folder_lock` on ``root``. Returns what was removed."""
+    removed = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [] if only is not None else [d for d in dirs if d not in skip]
+        for name in names:
+            if TEMP_NAME.fullmatch(name) and (only is None or _temp_of(name) == only):
+                path = Path(folder, name)
+                try:
+                    path.unlink()
+                except OSError:
+                    continue
+                removed.append(path)
+    return removed
+
+
+def _temp_of(name: str) -> str:
+    """The file name that the temporary file ``name`` was for."""
+    return name[1 : name.rindex(".rocport-")]

@@ -84,9 +84,8 @@ def test_mirror_translates_sources_and_copies_the_rest(tmp_path: Path) -> None:
     report = port(src, out)
     files = by_path(report)
 
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == sorted(
-        files
-    )
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert written == sorted([*files, tree.OUTPUT_MARKER])
     assert ".git/HEAD" not in files and not (out / ".git").exists()
     text = (out / "src" / "vec.cu").read_text()
     assert '#include "vec.cuh"' in text  # file names are kept, so includes still resolve
@@ -171,10 +170,10 @@ def test_in_place_without_backup(tmp_path: Path) -> None:
 def test_in_place_never_overwrites_a_different_backup(tmp_path: Path) -> None:
     src = make_tree(tmp_path / "proj")
     (src / "src" / "vec.cu.orig").write_text("an older backup\n")
-    before = {p: p.read_bytes() for p in src.rglob("*") if p.is_file()}
-    with pytest.raises(OutputError, match=r"vec\.cu\.orig already exists"):
-        port(src, in_place=True)
-    assert {p: p.read_bytes() for p in src.rglob("*") if p.is_file()} == before
+    report = port(src, in_place=True)
+    assert (src / "src" / "vec.cu.orig").read_text() == "an older backup\n"
+    assert (src / "src" / "vec.cu.orig.1").read_text() == KERNEL  # numbered, and said so
+    assert by_path(report)["src/vec.cu"].backup == str(src / "src" / "vec.cu.orig.1")
 
 
 def test_single_file_default_and_explicit_output(tmp_path: Path) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from rocport._fs import atomic_write, folder_lock, remove_stale_temps, special_kind
 from rocport.errors import InputError, OutputError
 from rocport.port import translator, tree
 from rocport.port.build import migrate
@@ -70,7 +73,7 @@ def _plan(
         return [tree.Item(src.name, src, dest_root, kind, selected(src.name, kind))]
     items = []
     for rel, path in tree.walk(src):
-        kind = "symlink" if path.is_symlink() else tree.classify(path)
+        kind = tree.kind_of(path)
         dest = None if dest_root is None else dest_root / rel
         items.append(tree.Item(rel, path, dest, kind, kind != "symlink" and selected(rel, kind)))
     return items
@@ -145,6 +148,7 @@ def port_tree(
     progress: tree.Progress | None = None,
     mapping: object | None = None,
     translate: tree.Translate | None = None,
+    force: bool = False,
 ) -> TreeReport:
     """Translate the CUDA file or tree ``src`` to HIP and report what happened to each file.
 
@@ -159,11 +163,19 @@ def port_tree(
     release then becomes the target, and records per file whether it compiled. ``mapping``
     (default: loaded for ``options``) and ``translate`` replace the mapping and the translator
     (same signature as :func:`rocport.port.translator.translate`).
+
+    The folder written (``out``, or ``src`` with ``in_place``) is locked for the run
+    (:func:`rocport._fs.folder_lock`) and cleared of temporary files a killed run left. An
+    existing output folder must be empty or an earlier output of ``src`` (marked by
+    :data:`tree.OUTPUT_MARKER`) unless ``force`` is true.
     """
     started = time.perf_counter()
     src = Path(src)
     if not src.exists():
         raise InputError(f"{src}: no such file or directory")
+    if not src.is_dir() and not src.is_file():
+        kind = special_kind(src.stat().st_mode)
+        raise InputError(f"{src} is {kind}, not a source file or folder")
     if in_place and out is not None:
         raise InputError("--in-place and --output cannot be used together")
     if not backup and not in_place:
@@ -194,22 +206,27 @@ def port_tree(
     out_root = _output_root(
         src, None if out is None else Path(out), in_place=in_place, examine=examine
     )
-    items = _plan(src, out_root, selected=selected)
-    local = tree.defined_names(items, mapping) | options.local_names
-    options = replace(options, local_names=local)
     jobs = jobs or os.cpu_count() or 1
-    engine = tree.Engine(
-        translate or translator.translate,
-        migrate,
-        mapping,
-        options,
-        source_maps=toolchain is not None,
-    )
-    results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
-    if not examine:
-        tree.write_results(
-            results, in_place=in_place, backup=backup, src_root=src, out_root=out_root
+    with ExitStack() as stack:
+        if out_root is not None:
+            stack.enter_context(_locked(out_root))
+            if out_root.is_dir() and not in_place:
+                _claim_output(out_root, src, force=force)
+        items = _plan(src, out_root, selected=selected)
+        local = tree.defined_names(items, mapping) | options.local_names
+        options = replace(options, local_names=local)
+        engine = tree.Engine(
+            translate or translator.translate,
+            migrate,
+            mapping,
+            options,
+            source_maps=toolchain is not None,
         )
+        results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
+        if not examine:
+            tree.write_results(
+                results, in_place=in_place, backup=backup, src_root=src, out_root=out_root
+            )
     mode = "examine" if examine else "in-place" if in_place else "mirror"
     report = TreeReport(
         source=str(src),
@@ -223,6 +240,49 @@ def port_tree(
         _check(report, results, out_root, toolchain, _check_targets(options, toolchain), jobs)
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextmanager
+def _locked(out_root: Path) -> Iterator[None]:
+    """Lock the folder that a port writes (the output folder, or a single file's folder) and
+    remove the temporary files that a killed run left there."""
+    if out_root.is_dir():
+        with folder_lock(out_root):
+            remove_stale_temps(out_root, tree.SKIP_DIRS)  # under the lock: no other run's
+            yield
+        return
+    try:
+        out_root.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create {out_root.parent}: {exc.strerror or exc}") from None
+    with folder_lock(out_root.parent):
+        remove_stale_temps(out_root.parent, only=out_root.name)
+        yield
+
+
+def _claim_output(out_root: Path, src: Path, *, force: bool) -> None:
+    """Refuse an output folder that holds files of something else (it is not empty and not an
+    earlier output of ``src``), unless ``force``; then mark it as the output of ``src``."""
+    marker = out_root / tree.OUTPUT_MARKER
+    source = str(src.resolve())
+    try:
+        claimed = json.loads(marker.read_text(encoding="utf-8")).get("source")
+    except (OSError, ValueError, AttributeError):
+        claimed = None
+    if not force and claimed != source:
+        if claimed is not None:
+            raise OutputError(
+                f"output folder {out_root} holds the port of {claimed}; choose another folder, "
+                "or pass --force to write into it"
+            )
+        if any(entry.name != tree.OUTPUT_MARKER for entry in os.scandir(out_root)):
+            raise OutputError(
+                f"output folder {out_root} exists and is not empty; choose a new folder, "
+                "or pass --force to write into it"
+            )
+    if claimed != source:
+        document = {"tool": "rocport port", "source": source}
+        atomic_write(marker, json.dumps(document, indent=2) + "\n")
 
 
 def _check_targets(options: PortOptions, toolchain) -> tuple[str, ...]:

@@ -84,6 +84,7 @@ class FileStatus(enum.Enum):
     BINARY = "binary"  # a source-named file with NUL bytes: copied untouched
     UNDECODABLE = "undecodable"  # a source-named file that is not UTF-8: copied untouched
     SYMLINK = "symlink"  # a symbolic link: recreated, never followed
+    SKIPPED = "skipped"  # a FIFO, socket or device: never read, nothing written
 
 
 #: outcome name -> count, for each API family
@@ -114,6 +115,7 @@ class FileReport:
     families: FamilyCounts = field(default_factory=dict)
     issues: list[Reference] = field(default_factory=list)
     message: str | None = None  # why a file was copied untouched (binary, not UTF-8, ...)
+    backup: str | None = None  # --in-place: the backup that holds the bytes replaced
     compiled: bool | None = None  # --check result: None when not checked
     check_message: str | None = None
 
@@ -164,6 +166,7 @@ class FileReport:
             "compiled": self.compiled,
             "size": self.size,
             "message": self.message,
+            "backup": self.backup,
             "check_message": self.check_message,
             "counts": self.counts,
             "families": {name: dict(c) for name, c in sorted(self.families.items())},

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from rocport import __version__
 from rocport._fs import atomic_write
+from rocport._printable import markup, printable
 from rocport.port.model import FileReport, FileStatus, TreeReport
 
 SCHEMA = 1
@@ -127,6 +128,7 @@ _STATUS_STYLE = {
     FileStatus.BINARY: "yellow",
     FileStatus.UNDECODABLE: "yellow",
     FileStatus.SYMLINK: "dim",
+    FileStatus.SKIPPED: "yellow",
 }
 
 
@@ -161,6 +163,7 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
     counts = report.counts
     files = report.files
     where = f"{report.source} → {report.output}" if report.output else report.source
+    where = markup(where)
     mode = "examine: nothing written" if report.mode == "examine" else report.mode
     console.print(
         f"[bold]rocport port[/bold] {where} ({mode}; {len(files)} files, "
@@ -197,7 +200,7 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
         for file in with_refs[:top]:
             c = file.counts
             table.add_row(
-                file.path,
+                Text(printable(file.path)),
                 *(str(c[k]) for k in _COUNT_KEYS),
                 _state(file),
                 _written(file, report.mode),
@@ -225,10 +228,10 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
         for file, ref in issues[:max_issues]:
             style = "red" if ref.outcome.value == "unsupported" else "yellow"
             table.add_row(
-                f"{file.path}:{ref.line}:{ref.column}",
-                ref.name,
+                Text(printable(f"{file.path}:{ref.line}:{ref.column}")),
+                Text(ref.name),
                 Text(ref.outcome.value, style=style),
-                ref.note or "",
+                Text(ref.note or ""),
             )
         console.print(table)
         _more(console, len(issues) - max_issues, "uses")
@@ -236,13 +239,33 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
     untouched = [
         f
         for f in files
-        if f.status in (FileStatus.BINARY, FileStatus.UNDECODABLE)
+        if f.status in (FileStatus.BINARY, FileStatus.UNDECODABLE, FileStatus.SKIPPED)
         or (f.kind == "build" and f.status is FileStatus.COPIED)
+        or (f.status is FileStatus.TRANSLATED and f.message)
     ]
     for file in untouched[:top]:
-        console.print(f"  [yellow]{file.path}[/]: {file.message}")
-    _more(console, len(untouched) - top, "files copied untouched")
+        console.print(f"  [yellow]{markup(file.path)}[/]: {markup(file.message or '')}")
+    _more(console, len(untouched) - top, "files copied, skipped or left as they are")
+    _backups(report, console)
 
     for file in report.failed_checks[:top]:
-        console.print(f"  [bold red]{file.path}[/]: does not compile: {file.check_message or ''}")
+        message = markup(file.check_message or "")
+        console.print(f"  [bold red]{markup(file.path)}[/]: does not compile: {message}")
     _more(console, len(report.failed_checks) - top, "files that do not compile")
+
+
+def _backups(report: TreeReport, console: Console) -> None:
+    """Where the originals of an in-place port are: FILE.orig, or FILE.orig.N when an earlier
+    backup holds other bytes (a backup is never overwritten)."""
+    backups = [f.backup for f in report.files if f.backup]
+    if not backups:
+        return
+    numbered = [b for b in backups if not b.endswith(".orig")]
+    line = f"  backups: {len(backups)} originals kept as FILE.orig"
+    if numbered:
+        first = markup(numbered[0])
+        line += (
+            f", {len(numbered)} of them numbered (FILE.orig.N, e.g. {first}) because "
+            "FILE.orig already held other bytes"
+        )
+    console.print(line)

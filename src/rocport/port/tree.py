@@ -12,23 +12,37 @@ Work happens in two phases so that a failure never leaves a half-converted tree 
 
 File names are kept (``kernel.cu`` stays ``kernel.cu``), so ``#include "kernel.cuh"`` still
 resolves in the output tree; hipcc compiles ``.cu`` files as HIP with ``-x hip``.
+
+FIFOs, sockets and devices are skipped (reading one could block forever); a folder or a file to
+copy that cannot be read stops the port in phase 1, before anything is written. With
+``--in-place`` each file is replaced by :func:`rocport._fs.replace_in_place` (unchanged since
+read, whole backup first, mode kept); the mirror never writes through a symlinked folder of
+the output.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import secrets
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rocport._fs import write_if_changed
+from rocport._fs import (
+    TEMP_NAME,
+    ChangedError,
+    Snapshot,
+    copy_if_changed,
+    open_regular,
+    read_regular,
+    replace_in_place,
+    special_kind,
+    temp_path,
+    write_if_changed,
+)
 from rocport.errors import InputError, OutputError
 from rocport.port import directives
 from rocport.port.build import build_system
@@ -43,7 +57,8 @@ SOURCE_SUFFIXES = frozenset(
 )
 #: version-control folders: never copied, never translated
 SKIP_DIRS = frozenset({".git", ".hg", ".svn"})
-BACKUP_SUFFIX = ".orig"
+#: the file that marks a folder as the output of ``rocport port`` (never copied from an input)
+OUTPUT_MARKER = ".rocport-output"
 
 #: below this many files or bytes to translate, a process pool costs more than it saves
 PARALLEL_MIN_FILES = 16
@@ -73,7 +88,7 @@ class Item:
     rel: str  # relative to the source root, "/" separators
     src: Path
     dest: Path | None  # None with --examine
-    kind: str  # "source", "build", "other" or "symlink"
+    kind: str  # "source", "build", "other", "symlink" or "special" (FIFO, socket, device)
     selected: bool = True  # False: left out by globs or compile_commands.json (copied untouched)
 
 
@@ -93,14 +108,32 @@ def defined_names(items: list[Item], mapping) -> frozenset[str]:
 
 def walk(root: Path) -> Iterator[tuple[str, Path]]:
     """``(relative path, path)`` of every file and symlink under ``root``, sorted; symlinked
-    folders are yielded as links, never followed; version-control folders are skipped."""
-    for folder, dirnames, filenames in os.walk(root):
+    folders are yielded as links, never followed; version-control folders, the output marker
+    and our own temporary files are skipped. A folder that cannot be read is an
+    :class:`InputError`: leaving it out would give an incomplete tree without a word."""
+
+    def unreadable(exc: OSError) -> None:
+        raise InputError(f"cannot read folder {exc.filename}: {exc.strerror or exc}")
+
+    for folder, dirnames, filenames in os.walk(root, onerror=unreadable):
         base = Path(folder)
         links = [name for name in dirnames if (base / name).is_symlink()]
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d not in links)
         for name in sorted([*filenames, *links]):
+            if name == OUTPUT_MARKER or TEMP_NAME.fullmatch(name):
+                continue
             path = base / name
             yield path.relative_to(root).as_posix(), path
+
+
+def kind_of(path: Path) -> str:
+    """The :attr:`Item.kind` of ``path``, from ``lstat`` and the file name."""
+    mode = os.lstat(path).st_mode
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if not stat.S_ISREG(mode):
+        return "special"
+    return classify(path)
 
 
 @dataclass(slots=True)
@@ -111,6 +144,7 @@ class FileResult:
     report: FileReport
     payload: bytes | None = None  # translated bytes (None: copy the input untouched)
     file_map: FileMap | None = None  # output line -> input line, when the engine keeps them
+    read: Snapshot | None = None  # what the input held when it was read (for --in-place)
 
 
 # -- phase 1: translate (in this process or a worker) --------------------------------------
@@ -136,10 +170,7 @@ class Engine:
 
     def run(self, item: Item) -> FileResult:
         """Read and translate one selected source or build file; nothing is written here."""
-        try:
-            data = item.src.read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read {item.src}: {exc.strerror or exc}") from exc
+        data, st = read_regular(item.src)
 
         def untouched(status: FileStatus, message: str | None = None, kind: str = item.kind):
             return FileResult(
@@ -181,7 +212,9 @@ class Engine:
             from rocport.check.sourcemap import FileMap
 
             file_map = FileMap.from_translation(item.rel, translation)
-        return FileResult(item, report, None if payload == data else payload, file_map)
+        if payload == data:
+            return FileResult(item, report, None, file_map)
+        return FileResult(item, report, payload, file_map, Snapshot.of(data, st))
 
 
 _ENGINE: Engine | None = None  # set in each worker process by _start_worker
@@ -198,18 +231,28 @@ def _run_in_worker(item: Item) -> FileResult:
 
 
 def plain_result(item: Item) -> FileResult:
-    """The outcome of a file that is copied (or linked) untouched."""
+    """The outcome of a file that is copied (or linked, or skipped) untouched; a file to copy
+    that cannot be read is an :class:`InputError` here, before anything is written."""
     if item.kind == "symlink":
         target = os.readlink(item.src)
         report = FileReport(item.rel, "other", FileStatus.SYMLINK, message=f"-> {target}")
         return FileResult(item, report)
+    if item.kind == "special":
+        what = special_kind(os.lstat(item.src).st_mode)
+        message = f"{what}, not a regular file; skipped"
+        return FileResult(item, FileReport(item.rel, "other", FileStatus.SKIPPED, message=message))
     status = FileStatus.EXCLUDED if item.kind in ("source", "build") else FileStatus.COPIED
     message = (
         "not selected by include/exclude globs or the build"
         if status is FileStatus.EXCLUDED
         else None
     )
-    size = item.src.stat().st_size
+    if item.dest is not None and item.dest != item.src:  # to be copied: it must be readable
+        fd, st = open_regular(item.src)
+        os.close(fd)
+        size = st.st_size
+    else:
+        size = item.src.stat().st_size
     return FileResult(item, FileReport(item.rel, item.kind, status, size=size, message=message))
 
 
@@ -241,64 +284,11 @@ def _collect(
 # -- phase 2: write ----------------------------------------------------------------------
 
 
-def backup_path(path: Path) -> Path:
-    return path.with_name(path.name + BACKUP_SUFFIX)
-
-
-def check_backups(results: list[FileResult]) -> None:
-    """Refuse (before anything is written) to replace a backup that holds other bytes."""
-    clashes = []
-    for result in results:
-        if result.payload is None:
-            continue
-        backup = backup_path(result.item.src)
-        if backup.exists() and not _same_bytes(backup, result.item.src):
-            clashes.append(backup)
-    if clashes:
-        more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
-        raise OutputError(
-            f"backup {clashes[0]} already exists and differs from the file{more}; "
-            "move it away or use --no-backup"
-        )
-
-
-def _same_bytes(a: Path, b: Path) -> bool:
-    try:
-        if a.stat().st_size != b.stat().st_size:
-            return False
-        return a.read_bytes() == b.read_bytes()
-    except OSError:
-        return False
-
-
-def _mode(path: Path) -> int:
-    return stat.S_IMODE(path.stat().st_mode)
-
-
-def copy_if_changed(src: Path, dest: Path) -> bool:
-    """Copy bytes, mode and timestamps atomically unless ``dest`` already holds the same bytes."""
-    if dest.is_file() and not dest.is_symlink() and _same_bytes(src, dest):
-        return False
-    try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-        os.close(fd)
-    except OSError as exc:
-        raise OutputError(f"cannot write {dest}: {exc.strerror or exc}") from exc
-    try:
-        shutil.copy2(src, tmp)
-        os.replace(tmp, dest)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write {dest}: {exc.strerror or exc}") from exc
-    return True
-
-
 def link_if_changed(target: str, dest: Path) -> bool:
     """Create the symlink ``dest -> target`` atomically unless it already exists."""
     if dest.is_symlink() and os.readlink(dest) == target:
         return False
-    tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.tmp"
+    tmp = temp_path(dest)
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         os.symlink(target, tmp)
@@ -321,6 +311,32 @@ def mirrored_link(link: Path, src_root: Path, out_root: Path) -> str:
     return target
 
 
+def check_output_folders(results: list[FileResult], out_root: Path) -> None:
+    """Refuse, before anything is written, an output path whose folder below ``out_root`` is a
+    symlink (or not a folder): writing there would write through the link, out of the tree."""
+    checked: set[Path] = set()
+    for result in results:
+        dest = result.item.dest
+        if dest is None or result.item.kind == "special":
+            continue
+        for folder in reversed(dest.relative_to(out_root).parents[:-1]):
+            path = out_root / folder
+            if path in checked:
+                continue
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                break  # created by the write, below a real folder
+            if stat.S_ISLNK(mode):
+                raise OutputError(
+                    f"{path} is a symlink; rocport never writes through one "
+                    "(remove it, or choose another output folder)"
+                )
+            if not stat.S_ISDIR(mode):
+                raise OutputError(f"cannot write {dest}: {path} is not a folder")
+            checked.add(path)
+
+
 def write_results(
     results: list[FileResult],
     *,
@@ -330,29 +346,43 @@ def write_results(
     out_root: Path | None,
 ) -> None:
     """Phase 2: write every output that changes, and record where each result lives."""
-    if in_place and backup:
-        check_backups(results)
+    if out_root is not None and not in_place and out_root.is_dir():
+        check_output_folders(results, out_root)
     for result in results:
         item, report = result.item, result.report
-        if item.dest is None:
+        if item.dest is None or item.kind == "special":
             continue
         if in_place:
             if result.payload is not None:
-                if backup and not backup_path(item.src).exists():
-                    copy_if_changed(item.src, backup_path(item.src))
-                report.written = _write(item.dest, result.payload, _mode(item.src))
-            report.output = str(item.dest) if item.kind != "symlink" else None
+                _replace(result, backup)
+            if item.kind != "symlink" and report.message != _CHANGED:
+                report.output = str(item.dest)
         elif item.kind == "symlink":
             assert out_root is not None
             report.written = link_if_changed(mirrored_link(item.src, src_root, out_root), item.dest)
             report.output = str(item.dest)
         else:
             if result.payload is not None:
-                report.written = _write(item.dest, result.payload, _mode(item.src))
+                mode = stat.S_IMODE(os.stat(item.src).st_mode)
+                report.written = write_if_changed(item.dest, result.payload, mode=mode)
             else:
                 report.written = copy_if_changed(item.src, item.dest)
             report.output = str(item.dest)
 
 
-def _write(dest: Path, payload: bytes, mode: int) -> bool:
-    return write_if_changed(dest, payload, mode=mode)
+_CHANGED = "changed after it was read; left as it is (run again)"
+
+
+def _replace(result: FileResult, backup: bool) -> None:
+    """Rewrite one file in place; a file edited meanwhile is left alone and reported."""
+    item, report = result.item, result.report
+    assert result.payload is not None and result.read is not None
+    try:
+        done = replace_in_place(item.src, result.payload, expected=result.read, backup=backup)
+    except ChangedError:
+        report.message = _CHANGED
+        return
+    report.written = True
+    report.backup = None if done.backup is None else str(done.backup)
+    if item.src.is_symlink():
+        report.message = f"a symlink: its target {done.target} was edited"

@@ -124,3 +124,33 @@ def test_ddp_gloo_two_processes_goes_through_json_and_compare(tmp_path, capsys):
         ["bench", "compare", str(out), str(out), "--png", str(tmp_path / "d.png")], capsys
     )
     assert code == 0, err and "1.000x" in table
+
+
+@pytest.mark.parametrize("command", ["bench", "amp-check"])
+def test_without_torch_is_one_line_exit_2(command):
+    """A Python where torch cannot be imported (``sys.modules[name] = None`` blocks it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['torch'] = sys.modules['torchvision'] = None\n"
+        "from rocport.cli.main import main\n"
+        f"main([{command!r}, '--device', 'cpu'])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"rocport: error: rocport {command} needs torch and torchvision")
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_unknown_arch_is_one_line(capsys):
+    code, _, err = _run(["bench", "--device", "cpu", "--arch", "resnet9999"], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "resnet9999" in err and "resnet50" in err
+
+
+def test_out_in_a_missing_folder_is_refused_before_running(tmp_path, capsys):
+    out = tmp_path / "nope" / "r.json"
+    code, _, err = _run(["bench", "--preset", "tiny", "--device", "cpu", "--out", str(out)], capsys)
+    assert code == 2 and "does not exist; create it first" in err
+    assert not out.parent.exists()

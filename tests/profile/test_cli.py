@@ -124,3 +124,36 @@ def test_torch_profiler_on_a_python_script(tmp_path, capsys):
     by_name = {k["name"]: k for k in data["kernels"]}
     assert by_name["aten::addmm"]["calls"] == 3  # three forward passes
     assert "aten::mm" in stdout or "aten::addmm" in stdout
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(
+    ("skip", "calls", "scope"),
+    [
+        (2, 3, "optimizer steps 3–5 of 5; the first 2 (warm-up, cuDNN autotuning) left out"),
+        (0, 5, "the whole run: all 5 optimizer steps"),
+        (9, 5, "fewer than --skip-steps 9"),
+    ],
+)
+def test_torch_profiler_leaves_out_warm_up_steps(tmp_path, capsys, skip, calls, scope):
+    pytest.importorskip("torch", reason="--python needs PyTorch")
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import torch\n"
+        "m = torch.nn.Linear(64, 64)\n"
+        "opt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+        "for _ in range(5):\n"
+        "    opt.zero_grad()\n"
+        "    m(torch.randn(32, 64)).sum().backward()\n"
+        "    opt.step()\n"
+    )
+    outdir, out = tmp_path / "prof", tmp_path / "t.json"
+    argv = ["profile", "--python", str(script), "--skip-steps", str(skip)]
+    code, stdout, err = _run([*argv, "--output-dir", str(outdir), "--json", str(out)], capsys)
+    assert code == 0, err
+    data = json.loads(out.read_text())
+    assert scope in data["scope"]
+    assert "profiled:" in stdout
+    by_name = {k["name"]: k for k in data["kernels"]}
+    assert by_name["aten::addmm"]["calls"] == calls  # one forward pass per profiled step
+    assert (outdir / "warmup_trace.json").is_file() == (skip == 2)

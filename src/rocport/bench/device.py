@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess  # nosec B404: fixed argv, no shell
 from dataclasses import asdict, dataclass
 from importlib import metadata
+from pathlib import Path
 from shutil import which
 from typing import Any
 
+from rocport import __version__
 from rocport.bench.specs import GpuSpec, lookup
 from rocport.errors import InputError
 
@@ -102,12 +105,41 @@ def software_versions() -> dict[str, str | None]:
         "python": platform.python_version(),
         "torch": torch.__version__,
     }
-    for dist in ("torchvision", "triton", "pytorch-triton-rocm", "rocport"):
+    for dist in ("torchvision", "triton", "pytorch-triton-rocm"):
         try:
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             versions[dist] = None
+    versions["rocport"] = __version__
+    versions["rocport_commit"] = source_commit()
     return versions
+
+
+def source_commit() -> str | None:
+    """The git commit of the tree this rocport runs from (``+dirty`` with local changes).
+
+    None for an installed copy outside any checkout; ``ROCPORT_SOURCE_COMMIT`` names it for
+    a copy of a checkout made without its ``.git`` folder.
+    """
+    package = Path(__file__).resolve().parents[1]  # .../rocport
+    if which("git") is not None:
+        try:
+            top = _git(package, "rev-parse", "--show-toplevel")
+            if top and (Path(top) / "src" / "rocport").resolve() == package:
+                head = _git(package, "rev-parse", "HEAD")
+                if head:
+                    dirty = _git(package, "status", "--porcelain", "--untracked-files=no")
+                    return head + ("+dirty" if dirty else "")
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return os.environ.get("ROCPORT_SOURCE_COMMIT") or None
+
+
+def _git(cwd: Path, *args: str) -> str | None:
+    proc = subprocess.run(  # nosec B603 B607: fixed argv
+        ["git", "-C", str(cwd), *args], capture_output=True, text=True, timeout=20, check=False
+    )
+    return proc.stdout.strip() if proc.returncode == 0 else None
 
 
 def _driver_version(rocm: bool) -> str | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rocport.bench import headline
+
 
 def _fmt(value: float | None, spec: str = ",.4g") -> str:
     return "—" if value is None else format(value, spec)
@@ -21,6 +23,10 @@ def markdown(document: dict[str, Any]) -> str:
         f"{dev.get('world_size', 1)} process(es))",
         f"- peak table row: {dev.get('spec_key') or 'none (no % of peak)'}",
         "- software: " + ", ".join(f"{k} {v}" for k, v in sw.items() if v),
+        "- settings: warm-up "
+        + f"{meta['settings'].get('warmup', '—')} / {meta['settings'].get('resnet_warmup', '—')} "
+        + "(kernels / ResNet steps), repeats "
+        + f"{meta['settings'].get('repeats', '—')} / {meta['settings'].get('resnet_repeats', '—')}",
         f"- created: {document['created']}",
         "",
         "## Results",
@@ -36,6 +42,22 @@ def markdown(document: dict[str, Any]) -> str:
             f"| {spread} | "
             f"{t['repeats'] if t else '—'} | {_fmt(r['percent_of_peak'], '.1f')} |"
         )
+    for mode in ("inference", "training"):
+        rows = headline.rows(document["results"], mode)
+        if not rows:
+            continue
+        lines += [
+            "",
+            f"## ResNet {mode}: against the guide's loop as written",
+            "",
+            "| configuration | result | images/s | × guide loop |",
+            "| --- | --- | ---: | ---: |",
+        ]
+        lines += [
+            f"| {row.label} | `{row.result['id']}` | {_fmt(row.result['value'], ',.0f')} "
+            f"| {_fmt(row.ratio, '.2f')} |"
+            for row in rows
+        ]
     if document["checks"]:
         lines += [
             "",

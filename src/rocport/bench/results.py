@@ -146,15 +146,24 @@ def validate(document: dict[str, Any], *, source: str = "results") -> bool:
 
 
 def write(document: dict[str, Any], path: Path) -> None:
-    """Validate and atomically write ``document`` as indented JSON."""
-    if not validate(document, source=str(path)):
-        import sys
+    """Validate and atomically write ``document`` as indented JSON.
 
-        print(
-            f"rocport: note: {path} written without schema validation (no jsonschema)",
-            file=sys.stderr,
-        )
+    Without ``jsonschema`` the file is written unvalidated, said once per process (a run
+    rewrites its file after every result).
+    """
+    if not validate(document, source=str(path)):
+        _note_unvalidated(str(path))
     atomic_write(path, json.dumps(document, indent=2, sort_keys=False) + "\n")
+
+
+@cache
+def _note_unvalidated(path: str) -> None:
+    import sys
+
+    print(
+        f"rocport: note: {path} written without schema validation (no jsonschema)",
+        file=sys.stderr,
+    )
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from rocport.cli._console import report_console
+from rocport.cli._report_path import check_report_path
+from rocport.cli._torch import require_torch
 from rocport.errors import InputError
 
 
@@ -69,6 +71,8 @@ def command(
 
     Exit status 1 when a precision fails, 0 when all pass.
     """
+    require_torch("rocport amp-check")
+    check_report_path(json_out, option="--json")
     from rich.console import Console
     from rich.table import Table
 

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from rocport.cli._console import report_console
+from rocport.cli._report_path import check_report_path
+from rocport.cli._torch import require_torch
 from rocport.errors import InputError
 
 _WORKLOADS = ("calibration", "gemm", "copy", "vector_add", "resnet")
@@ -34,6 +36,12 @@ def _words(value: str | None, allowed: tuple[str, ...], what: str) -> tuple[str,
     return out
 
 
+def _arch(value: str | None) -> str | None:
+    from rocport.bench.workloads.resnet import ARCHS
+
+    return None if value is None else _words(value, ARCHS, "--arch")[0]
+
+
 @click.group(invoke_without_command=True)
 @click.option(
     "--preset",
@@ -57,6 +65,11 @@ def _words(value: str | None, allowed: tuple[str, ...], what: str) -> tuple[str,
 @click.option("--memory-formats", default=None, help="contiguous,channels_last.")
 @click.option(
     "--compile/--no-compile", "compile_", default=None, help="Also time torch.compile'd ResNet."
+)
+@click.option(
+    "--graphs/--no-graphs",
+    default=None,
+    help="Also time ResNet steps captured in CUDA/HIP graphs (torch.cuda.CUDAGraph).",
 )
 @click.option("--no-triton", is_flag=True, help="Skip rocport's Triton kernels.")
 @click.option(
@@ -99,6 +112,7 @@ def command(
     modes: str | None,
     memory_formats: str | None,
     compile_: bool | None,
+    graphs: bool | None,
     no_triton: bool,
     nproc: int | None,
     out: Path | None,
@@ -112,6 +126,8 @@ def command(
     """
     if ctx.invoked_subcommand is not None:
         return
+    require_torch("rocport bench")
+    check_report_path(out, option="--out")
     from rich.console import Console
 
     from rocport.bench import ddp, results, suite
@@ -161,7 +177,7 @@ def command(
             )
         config.resnet_batches = _ints(batches) or config.resnet_batches
         config.resnet_resolution = resolution or config.resnet_resolution
-        config.resnet_arch = arch or config.resnet_arch
+        config.resnet_arch = _arch(arch) or config.resnet_arch
         config.resnet_modes = _words(modes, suite.MODES, "--modes") or config.resnet_modes
         config.resnet_memory_formats = (
             _words(memory_formats, suite.MEMORY_FORMATS, "--memory-formats")
@@ -169,6 +185,8 @@ def command(
         )
         if compile_ is not None:
             config.resnet_compile = compile_
+        if graphs is not None:
+            config.resnet_graphs = graphs
         config.triton = not no_triton
         document = suite.run_suite(
             config,
@@ -214,7 +232,7 @@ def _ddp_config(
     if precision and len(precision) != 1:
         raise InputError("--nproc takes one precision")
     return ddp.DdpConfig(
-        arch=arch or base.arch,
+        arch=_arch(arch) or base.arch,
         precision=precision[0] if precision else ("fp32" if tiny else base.precision),
         memory_format=(
             _words(memory_formats, ("contiguous", "channels_last"), "--memory-formats")
@@ -245,6 +263,7 @@ def compare_command(files: tuple[Path, ...], png: Path | None) -> None:
 
     if len(files) < 2:
         raise InputError("compare needs at least two results files")
+    check_report_path(png or files[0].with_name("compare.png"), inputs=files, option="--png")
     documents = [results.load(f) for f in files]
     labels = [compare.label(d, f) for d, f in zip(documents, files, strict=True)]
 
@@ -269,6 +288,7 @@ def report_command(file: Path, output: Path | None) -> None:
     from rocport.bench import results
     from rocport.bench.report import markdown
 
+    check_report_path(output, inputs=[file], option="--output")
     text = markdown(results.load(file))
     if output is None:
         click.echo(text, nl=False)

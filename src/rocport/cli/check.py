@@ -112,6 +112,7 @@ def command(
     from rocport._fs import atomic_write
     from rocport.check import check_tree, discover
     from rocport.check.render import print_report, print_toolchains
+    from rocport.cli._report_path import check_report_path
     from rocport.errors import InputError
 
     console = Console(stderr=json_path == "-")
@@ -122,6 +123,7 @@ def command(
         raise InputError("missing TREE (the ported tree or file to compile)")
     if source_map is not None and cuda_root is not None:
         raise InputError("--source-map and --cuda-root are alternatives; give one")
+    check_report_path(json_path, inputs=[tree], option="--json")
     report = check_tree(
         tree,
         offload_arch=offload_arch,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import click
 
 from rocport.cli._console import report_console
+from rocport.cli._report_path import check_report_path
 
 _RELEASE = re.compile(r"\d+\.\d+")
 
@@ -18,17 +18,6 @@ def _rocm(ctx: click.Context, param: click.Parameter, value: str | None) -> str 
     if value is None or value == "auto" or _RELEASE.fullmatch(value):
         return value
     raise click.BadParameter("expected a release such as 6.4, or 'auto'")
-
-
-def _report_destination(value: str | None) -> None:
-    """Refuse a report path that cannot be written, before anything is translated."""
-    from rocport.errors import OutputError
-
-    if value is None or value == "-":
-        return
-    folder = Path(value).parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise OutputError(f"cannot write report {value}: {folder} is not a writable folder")
 
 
 class _Bar:
@@ -168,8 +157,8 @@ def command(
 
     if json_path == "-" and csv_path == "-":
         raise InputError("--json - and --csv - cannot both write to stdout")
-    _report_destination(json_path)
-    _report_destination(csv_path)
+    check_report_path(json_path, inputs=[src], option="--json")
+    check_report_path(csv_path, inputs=[src], option="--csv")
     if not src.exists():
         raise InputError(f"{src}: no such file or directory")
     root = src if src.is_dir() else src.parent

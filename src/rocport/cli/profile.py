@@ -23,7 +23,8 @@ def render(table, top: int):
 
     out = Table(
         title=f"top kernels ({table.tool}, {len(table.kernels)} kernels, "
-        f"{_fmt_ns(table.total_ns)} total)"
+        f"{_fmt_ns(table.total_ns)} total)",
+        caption=f"profiled: {table.scope}" if table.scope else None,
     )
     out.add_column("#", justify="right")
     out.add_column("kernel", overflow="fold", max_width=70)
@@ -64,6 +65,13 @@ def render(table, top: int):
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
     help="Run this Python script under torch.profiler (any backend).",
+)
+@click.option(
+    "--skip-steps",
+    type=click.IntRange(0),
+    default=2,
+    show_default=True,
+    help="--python: optimizer steps left out as warm-up (cuDNN autotuning happens there).",
 )
 @click.option(
     "--counters", is_flag=True, help="Also collect bandwidth, L2 hit rate and SM/VALU utilization."
@@ -117,6 +125,7 @@ def render(table, top: int):
 def command(
     tool,
     python_script,
+    skip_steps,
     counters,
     top,
     timeout,
@@ -134,9 +143,13 @@ def command(
     """
 
     from rocport._fs import atomic_write
+    from rocport.cli._report_path import check_report_path
     from rocport.profile import ProfileRequest, parse_file, run
     from rocport.profile.model import KernelTable, merge
 
+    check_report_path(
+        json_out, inputs=[p for p in (python_script, *parse_files) if p], option="--json"
+    )
     if parse_files:
         tables = [parse_file(p) for p in parse_files]
         table = KernelTable(
@@ -154,6 +167,7 @@ def command(
                 command=args,
                 tool=tool,
                 python_script=python_script,
+                skip_steps=skip_steps,
                 counters=counters,
                 output_dir=output_dir,
                 timeout=timeout,

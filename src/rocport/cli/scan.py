@@ -94,6 +94,7 @@ def command(
 
     from rocport._diagnostics import Severity
     from rocport._fs import atomic_write
+    from rocport.cli._report_path import check_report_path
     from rocport.errors import InputError
     from rocport.scan import fixer
     from rocport.scan.engine import scan_paths
@@ -140,6 +141,7 @@ def command(
         raise InputError("no PATH given (try `rocport scan .`)")
     if (unsafe_fixes or no_backup) and not (fix or diff_only):
         raise InputError("--unsafe-fixes and --no-backup need --fix or --diff")
+    check_report_path(output, inputs=paths, option="-o")
 
     selected = rules_for(_split(select)) if select else list(RULES)
     ignored = {rule.id for rule in rules_for(_split(ignore))}

@@ -35,6 +35,7 @@ class KernelTable:
     sources: list[str]
     kernels: list[KernelStat]
     notes: list[str] = field(default_factory=list)
+    scope: str | None = None  # what part of the run was profiled, where the tool knows
 
     def __post_init__(self) -> None:
         self.kernels.sort(key=lambda k: k.total_ns, reverse=True)
@@ -64,6 +65,7 @@ class KernelTable:
             "tool": self.tool,
             "sources": self.sources,
             "total_ns": self.total_ns,
+            "scope": self.scope,
             "notes": self.notes,
             "kernels": [k.to_dict() for k in self.kernels],
         }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess  # nosec B404: argv lists only, never a shell
 import sys
@@ -30,6 +31,7 @@ class ProfileRequest:
     kernel_regex: str | None = None  # ncu: profile only kernels matching this
     launch_skip: int = 0  # ncu
     launch_count: int = 20  # ncu: kernel replay is slow, so a bound is required
+    skip_steps: int = 2  # torch: optimizer steps left out as warm-up
     extra: list[str] = field(default_factory=list)
 
 
@@ -68,6 +70,8 @@ def argv_for(tool: str, request: ProfileRequest) -> list[list[str]]:
                 "rocport.profile.torch_runner",
                 "--out",
                 str(out),
+                "--skip-steps",
+                str(request.skip_steps),
                 str(request.python_script),
                 *cmd,
             ]
@@ -172,6 +176,29 @@ def run(request: ProfileRequest) -> KernelTable:
     return collect(tool, request.output_dir)
 
 
+def torch_scope(steps_file: Path) -> str | None:
+    """Which optimizer steps the torch.profiler table covers, from the runner's steps.json."""
+    try:
+        info = json.loads(steps_file.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    seen, skip, profiled = info["optimizer_steps"], info["skip_steps"], info["profiled_steps"]
+    if profiled is None:
+        if skip == 0:
+            return f"the whole run: all {seen} optimizer steps, warm-up included (--skip-steps 0)"
+        return (
+            f"the whole run, warm-up and cuDNN autotuning included: the script made {seen} "
+            f"optimizer step(s), fewer than --skip-steps {skip}"
+        )
+    first, last = profiled
+    if first > last:
+        return f"after the {skip} warm-up optimizer steps: no later step (only the run's tail)"
+    return (
+        f"optimizer steps {first}–{last} of {seen}; the first {skip} (warm-up, cuDNN "
+        "autotuning) left out (--skip-steps)"
+    )
+
+
 def collect(tool: str, out: Path) -> KernelTable:
     """Parse the files ``tool`` wrote under ``out``."""
 
@@ -184,10 +211,11 @@ def collect(tool: str, out: Path) -> KernelTable:
     if tool == "torch":
         trace = one("trace.json")
         table = torch_profiler.parse_trace(trace.read_text("utf-8"), str(trace))
-        if table.kernels:
-            return table
-        ka = one("key_averages.txt")
-        return torch_profiler.parse_key_averages(ka.read_text("utf-8"), str(ka))
+        if not table.kernels:
+            ka = one("key_averages.txt")
+            table = torch_profiler.parse_key_averages(ka.read_text("utf-8"), str(ka))
+        table.scope = torch_scope(out / "steps.json")
+        return table
     if tool == "rocprofv3":
         stats = one("*kernel_stats.csv")
         table = rocprofv3.parse(stats.read_text("utf-8"), str(stats))

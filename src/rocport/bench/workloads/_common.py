@@ -15,6 +15,39 @@ DTYPES = {
 }
 
 
+#: PyTorch's math settings as this process found them, read before the suite changes any
+#: (in a fresh process they are PyTorch's defaults: cuDNN may use TF32, matmul may not)
+TORCH_DEFAULTS = {
+    "tf32_matmul": torch.backends.cuda.matmul.allow_tf32,
+    "tf32_cudnn": torch.backends.cudnn.allow_tf32,
+    "cudnn_benchmark": torch.backends.cudnn.benchmark,
+}
+
+
+def current_flags() -> dict[str, bool]:
+    """The math settings in force now (recorded beside each ResNet result)."""
+    return {
+        "tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
+        "tf32_cudnn": bool(torch.backends.cudnn.allow_tf32),
+        "cudnn_benchmark": bool(torch.backends.cudnn.benchmark),
+    }
+
+
+@contextmanager
+def torch_default_flags() -> Iterator[None]:
+    """Run with :data:`TORCH_DEFAULTS` (the guide's loop as written sets nothing)."""
+    saved = current_flags()
+    torch.backends.cuda.matmul.allow_tf32 = TORCH_DEFAULTS["tf32_matmul"]
+    torch.backends.cudnn.allow_tf32 = TORCH_DEFAULTS["tf32_cudnn"]
+    torch.backends.cudnn.benchmark = TORCH_DEFAULTS["cudnn_benchmark"]
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = saved["tf32_matmul"]
+        torch.backends.cudnn.allow_tf32 = saved["tf32_cudnn"]
+        torch.backends.cudnn.benchmark = saved["cudnn_benchmark"]
+
+
 @contextmanager
 def precision_flags(precision: str) -> Iterator[None]:
     """Allow TF32 matrix and convolution math only for ``tf32`` and the autocast precisions."""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from rocport._printable import markup as escape  # file names may hold escape sequences
 from rocport.check.model import CheckReport, Diagnostic, Site, Status
 from rocport.check.toolchain import Toolchain
 

@@ -64,7 +64,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except RocportError as exc:
-        click.echo(f"rocport: error: {exc}", err=True)
+        from rocport._printable import printable  # a path in the message may hold escapes
+
+        click.echo(f"rocport: error: {printable(str(exc))}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(1)

@@ -58,6 +58,11 @@ class _Bar:
     "--in-place", is_flag=True, help="Rewrite the files where they are, keeping FILE.orig backups."
 )
 @click.option("--no-backup", is_flag=True, help="With --in-place: keep no backups.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into an existing output folder that is not empty and not an earlier output of SRC.",
+)
 @click.option("--examine", is_flag=True, help="Report what would change; write nothing.")
 @click.option(
     "--json", "json_path", metavar="REPORT", help="Write the JSON report to REPORT ('-': stdout)."
@@ -129,6 +134,7 @@ def command(
     out: Path | None,
     in_place: bool,
     no_backup: bool,
+    force: bool,
     examine: bool,
     json_path: str | None,
     csv_path: str | None,
@@ -182,6 +188,7 @@ def command(
             jobs=jobs,
             check=check,
             progress=bar,
+            force=force,
         )
     finally:
         if bar is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -149,30 +150,26 @@ def command(
 
     jobs = jobs or os.cpu_count() or 1
     fingerprints = output_format in ("json", "sarif")  # the text report shows none
-    report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
-    if fix or diff_only:
-        fixed = fixer.fix_report(report, rules, unsafe=unsafe_fixes)
-        stream = sys.stdout if output_format == "text" or output is not None else sys.stderr
-        for item in fixed:
-            click.echo(item.diff(), file=stream, nl=False)
-        if diff_only:
-            total = sum(item.applied for item in fixed)
-            click.echo(
-                f"Would fix {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
-                f"file{'s' if len(fixed) != 1 else ''}.",
-                err=True,
-            )
-            sys.exit(1 if fixed else 0)
-        fixer.write(fixed, backup=not no_backup)
-        total = sum(item.applied for item in fixed)
-        click.echo(
-            f"Fixed {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
-            f"file{'s' if len(fixed) != 1 else ''}"
-            f"{'' if no_backup or not fixed else ' (backups: <file>.orig)'}.",
-            err=True,
-        )
-        if fixed:
-            report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
+    with fixer.locked(list(paths)) if fix else contextlib.nullcontext():
+        report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
+        if fix or diff_only:
+            fixed = fixer.fix_report(report, rules, unsafe=unsafe_fixes)
+            stream = sys.stdout if output_format == "text" or output is not None else sys.stderr
+            for item in fixed:
+                click.echo(item.diff(), file=stream, nl=False)
+            if diff_only:
+                total = sum(item.applied for item in fixed)
+                click.echo(
+                    f"Would fix {total} finding{'s' if total != 1 else ''} in {len(fixed)} "
+                    f"file{'s' if len(fixed) != 1 else ''}.",
+                    err=True,
+                )
+                sys.exit(1 if fixed else 0)
+            outcomes = fixer.write(fixed, backup=not no_backup)
+            for line in fixer.summary(outcomes):
+                click.echo(line, err=True)
+            if fixed:
+                report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
 
     if output_format == "text" and output is None:
         text_output.render(report, console)
@@ -190,5 +187,9 @@ def command(
         else:
             atomic_write(output, document)
 
+    if report.unread:  # reported above; the scan is incomplete
+        what = f"{len(report.unread)} path{'s' if len(report.unread) != 1 else ''}"
+        click.echo(f"rocport: error: {what} could not be read; the scan is incomplete", err=True)
+        sys.exit(2)
     threshold = Severity.parse(fail_on)
     sys.exit(1 if any(f.severity >= threshold for f in report.findings) else 0)

@@ -7,6 +7,7 @@ import gc
 import hashlib
 import os
 import re
+import stat
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -18,6 +19,7 @@ from operator import attrgetter
 from pathlib import Path
 
 from rocport._diagnostics import Finding
+from rocport._fs import special_kind
 from rocport.errors import InputError
 from rocport.scan.context import CudaSource, PythonSource
 from rocport.scan.registry import Language, Rule
@@ -67,6 +69,8 @@ class Note:
 
     path: str
     message: str
+    #: a folder or file that could not be read: the scan is incomplete
+    unread: bool = False
 
     def to_dict(self) -> dict:
         return {"path": self.path, "message": self.message}
@@ -87,6 +91,11 @@ class ScanReport:
 
     def counts(self) -> Counter[str]:
         return Counter(f.severity.label for f in self.findings)
+
+    @property
+    def unread(self) -> list[Note]:
+        """The notes of folders and files that could not be read."""
+        return [note for note in self.notes if note.unread]
 
 
 def language_of(path: str | os.PathLike[str]) -> Language | None:
@@ -117,14 +126,23 @@ def iter_files(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[P
     return map(Path, _file_names(paths, exclude))
 
 
-def _file_names(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[str]:
-    """:func:`iter_files` as path strings (a ``Path`` per file costs more than reading it)."""
+def _file_names(
+    paths: Sequence[Path], exclude: Sequence[str] = (), notes: list[Note] | None = None
+) -> Iterable[str]:
+    """:func:`iter_files` as path strings (a ``Path`` per file costs more than reading it);
+    folders that cannot be read, and given paths that are neither files nor folders, are added
+    to ``notes``."""
     patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
     matcher = re.compile("|".join(fnmatch_translate(p) for p in patterns))
 
     def excluded(name: str, folder: str) -> bool:
         relative = f"{folder}/{name}" if folder else name
         return bool(matcher.match(name) or matcher.match(relative))
+
+    def unreadable(exc: OSError) -> None:
+        if notes is not None:
+            message = f"skipped: cannot read folder ({exc.strerror or exc})"
+            notes.append(Note(display_path(exc.filename), message, unread=True))
 
     for path in paths:
         if not path.exists():
@@ -133,9 +151,14 @@ def _file_names(paths: Sequence[Path], exclude: Sequence[str] = ()) -> Iterable[
             if not any(fnmatch(path.name, p) or fnmatch(path.as_posix(), p) for p in exclude):
                 yield os.fspath(path)
             continue
+        if not path.is_dir():
+            if notes is not None:
+                kind = special_kind(path.stat().st_mode)
+                notes.append(Note(display_path(path), f"skipped: {kind}, not a regular file"))
+            continue
         root = os.fspath(path)
         join = os.path.join
-        for folder, dirs, names in os.walk(root):
+        for folder, dirs, names in os.walk(root, onerror=unreadable):
             # the folder below the root, as a POSIX path (os.walk joins names onto the root)
             below = folder[len(root) :].lstrip(os.sep).replace(os.sep, "/")
             dirs[:] = sorted(d for d in dirs if not excluded(d, below))
@@ -197,6 +220,7 @@ def _add_fingerprints(findings: list[Finding], line_text: Callable[[int], str]) 
         finding.extra["fingerprint"] = blake2b(payload.encode(), digest_size=16).hexdigest()
 
 
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 #: where a finding is in its file, and its rule: the order of a file's findings
 _POSITION = attrgetter("location.line", "location.column", "rule")
 #: Below this many files a process pool costs more than it saves.
@@ -219,7 +243,7 @@ def scan_paths(
     report = ScanReport()
     given = {os.fspath(path) for path in paths}
     work: list[tuple[str, str, Language]] = []
-    for path in _file_names(paths, exclude):
+    for path in _file_names(paths, exclude, report.notes):
         language = language_of(path)
         shown = display_path(path, cwd)
         if language is None:
@@ -279,12 +303,24 @@ def _scan_files(
     report = ScanReport()
     with _cycle_collector_paused():
         for path, shown, language in work:
-            try:
-                with open(path, "rb", buffering=0) as file:  # half the time of read_bytes()
-                    data = file.read()
+            try:  # O_NONBLOCK: opening a FIFO never blocks; it is then left unread
+                fd = os.open(path, _OPEN_FLAGS)
             except OSError as exc:
-                report.notes.append(Note(shown, f"skipped: cannot read ({exc.strerror or exc})"))
+                message = f"skipped: cannot read ({exc.strerror or exc})"
+                report.notes.append(Note(shown, message, unread=True))
                 continue
+            with open(fd, "rb", buffering=0) as file:  # half the time of read_bytes()
+                mode = os.fstat(fd).st_mode
+                if not stat.S_ISREG(mode):
+                    message = f"skipped: {special_kind(mode)}, not a regular file"
+                    report.notes.append(Note(shown, message))
+                    continue
+                try:
+                    data = file.read()
+                except OSError as exc:
+                    message = f"skipped: cannot read ({exc.strerror or exc})"
+                    report.notes.append(Note(shown, message, unread=True))
+                    continue
             if b"\0" in data[:8192]:
                 report.notes.append(Note(shown, "skipped: binary file"))
                 continue

@@ -1,22 +1,28 @@
-"""Apply fixes: safe ones by default, unsafe ones on request; diff and write atomically."""
+"""Apply fixes: safe ones by default, unsafe ones on request; diff and write safely.
+
+Writing goes through :func:`rocport._fs.replace_in_place`: a file is replaced only if it still
+holds the text that was scanned, after a whole backup (``FILE.orig``, or ``FILE.orig.N`` when
+an earlier backup holds other bytes) is on disk; its mode is kept; a symlink's target is
+edited. :func:`locked` keeps a second run out of the folders being fixed.
+"""
 
 from __future__ import annotations
 
 import difflib
-import shutil
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from rocport._diagnostics import Applicability, Edit, Finding
-from rocport._fs import atomic_write
-from rocport.errors import OutputError
+from rocport._fs import ChangedError, Replaced, folder_lock, remove_stale_temps, replace_in_place
+from rocport._printable import printable
 from rocport.scan.engine import ScanReport, language_of, scan_text
 from rocport.scan.registry import Rule
 
 #: Re-scan after applying fixes at most this many times (a fix can enable another one).
 MAX_PASSES = 4
-BACKUP_SUFFIX = ".orig"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +40,8 @@ class FixedFile:
             difflib.unified_diff(
                 self.before.splitlines(keepends=True),
                 self.after.splitlines(keepends=True),
-                fromfile=f"a/{self.shown}",
-                tofile=f"b/{self.shown}",
+                fromfile=f"a/{printable(self.shown)}",
+                tofile=f"b/{printable(self.shown)}",
             )
         )
 
@@ -114,13 +120,88 @@ def fix_report(report: ScanReport, rules: Sequence[Rule], unsafe: bool = False) 
     return fixed
 
 
-def write(fixed: Sequence[FixedFile], backup: bool = True) -> None:
-    """Write every fixed file atomically, keeping ``<name>.orig`` unless ``backup`` is off."""
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What writing one fixed file did: ``done`` (None: left as it is) and why."""
+
+    item: FixedFile
+    done: Replaced | None
+    message: str | None = None
+
+
+def write(fixed: Sequence[FixedFile], backup: bool = True) -> list[Outcome]:
+    """Write every fixed file in place, keeping a backup unless ``backup`` is off; a file that
+    changed since it was scanned is left as it is, and one reached twice (through a symlink)
+    is written once."""
+    outcomes = []
+    seen: set[str] = set()
     for item in fixed:
-        if backup:
-            target = item.path.with_name(item.path.name + BACKUP_SUFFIX)
-            try:
-                shutil.copy2(item.path, target)
-            except OSError as exc:
-                raise OutputError(f"cannot write backup {target}: {exc.strerror or exc}") from exc
-        atomic_write(item.path, item.after.encode("utf-8"))
+        real = os.path.realpath(item.path)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            done = replace_in_place(
+                item.path,
+                item.after.encode("utf-8"),
+                expected=item.before.encode("utf-8"),
+                backup=backup,
+            )
+        except ChangedError:
+            message = "changed after it was scanned; left as it is (run again)"
+            outcomes.append(Outcome(item, None, message))
+            continue
+        message = (
+            f"a symlink: its target {done.target} was edited" if item.path.is_symlink() else None
+        )
+        outcomes.append(Outcome(item, done, message))
+    return outcomes
+
+
+def summary(outcomes: Sequence[Outcome]) -> list[str]:
+    """The lines that tell what :func:`write` did: totals, where the backups are, and every
+    file that was left as it is or reached through a symlink."""
+    written = [o for o in outcomes if o.done is not None]
+    total = sum(o.item.applied for o in written)
+    line = (
+        f"Fixed {total} finding{'s' if total != 1 else ''} in {len(written)} "
+        f"file{'s' if len(written) != 1 else ''}"
+    )
+    backups = [o.done.backup for o in written if o.done.backup is not None]
+    if backups:
+        numbered = [o for o in written if o.done.numbered]
+        line += " (backups: <file>.orig"
+        if numbered:
+            line += (
+                f"; {len(numbered)} numbered <file>.orig.N, e.g. "
+                f"{printable(str(numbered[0].done.backup))}, because <file>.orig held other bytes"
+            )
+        line += ")"
+    lines = [line + "."]
+    lines.extend(
+        f"{printable(o.item.shown)}: {printable(o.message)}" for o in outcomes if o.message
+    )
+    return lines
+
+
+@contextmanager
+def locked(paths: Sequence[Path]) -> Iterator[None]:
+    """Lock the folders that a fix writes in (each folder given, a given file's folder) and
+    remove the temporary files that a killed run left there."""
+    folders: dict[str, tuple[Path, str | None]] = {}
+    for path in paths:
+        folder, only = (path, None) if path.is_dir() else (path.parent, path.name)
+        key = os.path.realpath(folder)
+        if key not in folders:
+            folders[key] = (folder, only)
+        elif folders[key][1] != only:  # the folder and a file in it, or two files: all of it
+            folders[key] = (folders[key][0], None)
+    with ExitStack() as stack:
+        for key in sorted(folders):
+            folder, only = folders[key]
+            stack.enter_context(folder_lock(folder))
+            remove_stale_temps(folder, frozenset(_SKIP), only=only)
+        yield
+
+
+_SKIP = (".git", ".hg", ".svn")

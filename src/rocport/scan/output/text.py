@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from rocport._printable import printable
 from rocport.scan.engine import ScanReport
 
 _STYLE = {"error": "bold red", "warning": "yellow", "note": "cyan"}
@@ -20,7 +21,7 @@ def render(report: ScanReport, console: Console, *, show_fixes: bool = True) -> 
     )
     for path, group in groupby(findings, key=lambda f: f.location.path):
         table = Table(
-            title=Text(path, style="bold"),
+            title=Text(printable(path), style="bold"),
             title_justify="left",
             show_lines=False,
             expand=False,
@@ -54,7 +55,7 @@ def render(report: ScanReport, console: Console, *, show_fixes: bool = True) -> 
             table.add_row(*row)
         console.print(table)
     for note in report.notes:
-        console.print(Text(f"{note.path}: {note.message}", style="dim"))
+        console.print(Text(printable(f"{note.path}: {note.message}"), style="dim"))
     counts = report.counts()
     if report.findings:
         parts = ", ".join(

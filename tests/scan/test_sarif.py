@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
 
 import jsonschema
 import pytest
@@ -99,3 +100,33 @@ def test_fingerprints_survive_inserted_lines(tree: Path) -> None:
         for r in _log(tree)["runs"][0]["results"]
     }
     assert before == after
+
+
+def test_artifact_uris_are_percent_encoded_uri_references(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A space, ``#``, ``?``, ``%``, ``:`` or a non-ASCII letter in a file name: every
+    artifactLocation.uri is a valid RFC 3986 uri-reference (the schema's format) that decodes
+    back to the file's path, relative and absolute alike."""
+    checker = jsonschema.FormatChecker()
+    # the check needs rfc3986-validator (the dev extra); without it every string would pass
+    assert not checker.conforms("a b#c#d", "uri-reference"), "rfc3986-validator is missing"
+    names = ["with space.cu", "hash#1.cu", "what?.cu", "50%.cu", "x:y.cu", "café.cu", "日本.cu"]
+    body = next((FIXTURES / "RP105").glob("positive.cu")).read_text()
+    tree = tmp_path / "tree"
+    (tree / "dir #?").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    for name in names:
+        (tree / "dir #?" / name).write_text(body)
+    for cwd, root in ((tree, Path(".")), (tmp_path / "elsewhere", tree)):
+        monkeypatch.chdir(cwd)
+        log = json.loads(sarif.render(scan_paths([root], RULES), RULES))
+        jsonschema.validate(log, SCHEMA, format_checker=checker)
+        uris = set()
+        for result in log["runs"][0]["results"]:
+            location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+            uris.add(location["uri"])
+        decoded = {unquote(u.removeprefix("file://")) for u in uris}
+        base = "" if root == Path(".") else f"{tree}/"
+        assert decoded == {f"{base}dir #?/{name}" for name in names}
+        assert not any(c in u for u in uris for c in " ?é日") and all("#" not in u for u in uris)

@@ -8,9 +8,11 @@ and, where a fix has edits, SARIF ``fixes``.
 from __future__ import annotations
 
 import json
+import os
 from bisect import bisect_right
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from rocport import __version__
 from rocport._diagnostics import Finding, Severity, line_starts
@@ -79,9 +81,12 @@ def _notification(note) -> dict:
 
 
 def _artifact(path: str) -> dict:
+    """A SARIF artifactLocation: a ``file:`` URI for an absolute path, else a relative reference
+    to ``%SRCROOT%``; both percent-encoded (RFC 3986: a space, ``#``, ``?``, ``%``, ``:`` and
+    every byte of a non-ASCII name, as UTF-8 or as the raw byte it was)."""
     if Path(path).is_absolute():
         return {"uri": Path(path).as_uri()}
-    return {"uri": path, "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(os.fsencode(path), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def _result(

@@ -151,11 +151,41 @@ def test_architectures_variable_cache_and_properties() -> None:
         set_property(TARGET b PROPERTY CUDA_ARCHITECTURES 90)
     """)
     assert out.text == textwrap.dedent("""\
-        set(CMAKE_HIP_ARCHITECTURES gfx90a;gfx942 CACHE STRING "GPU targets")
+        set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942" CACHE STRING "GPU targets")
         set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")
-        set_target_properties(a PROPERTIES HIP_ARCHITECTURES gfx90a;gfx942 HIP_STANDARD 17)
-        set_property(TARGET b PROPERTY HIP_ARCHITECTURES gfx90a;gfx942)
+        set_target_properties(a PROPERTIES HIP_ARCHITECTURES "gfx90a;gfx942" HIP_STANDARD 17)
+        set_property(TARGET b PROPERTY HIP_ARCHITECTURES "gfx90a;gfx942")
     """)
+
+
+def test_sources_gathered_by_aux_source_directory_and_glob_become_hip() -> None:
+    """aux_source_directory stops seeing .cu files once CUDA is no longer enabled; globbed .cu
+    files need the HIP language, or the target does not compile (or link) them."""
+    out = port("""\
+        project(p LANGUAGES CXX CUDA)
+        aux_source_directory(${PROJECT_SOURCE_DIR}/src SRC)
+        file(GLOB KERNELS CONFIGURE_DEPENDS kernels/*.cu)
+        file(GLOB_RECURSE MIXED RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} *.cpp *.cu)
+        add_executable(a main.cu ${SRC} ${KERNELS} ${MIXED})
+    """)
+    lines = out.text.splitlines()
+    assert lines[2:5] == [
+        'file(GLOB _rocport_SRC_cu "${PROJECT_SOURCE_DIR}/src/*.cu")',
+        "list(APPEND SRC ${_rocport_SRC_cu})",
+        "set_source_files_properties(${_rocport_SRC_cu} PROPERTIES LANGUAGE HIP)",
+    ]
+    assert lines[6] == "set_source_files_properties(${KERNELS} PROPERTIES LANGUAGE HIP)"
+    assert lines[8:11] == [
+        "set(_rocport_MIXED_cu ${MIXED})",
+        'list(FILTER _rocport_MIXED_cu INCLUDE REGEX "\\.cu$")',
+        "set_source_files_properties(${_rocport_MIXED_cu} PROPERTIES LANGUAGE HIP)",
+    ]
+    assert migrate(out.text, OPTIONS).text == out.text  # a second port adds nothing
+
+
+def test_aux_source_directory_without_cuda_is_left_alone() -> None:
+    text = "project(p CXX)\naux_source_directory(src SRC)\nadd_executable(a ${SRC})\n"
+    assert migrate(text, OPTIONS).text == text
 
 
 def test_standard_variables_and_compile_features() -> None:
@@ -176,11 +206,12 @@ def test_flags_variables_are_translated_as_nvcc_command_lines() -> None:
         set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -lineinfo --expt-relaxed-constexpr -Xptxas -v")
         string(APPEND CMAKE_CUDA_FLAGS_RELEASE " -Xcompiler=-O3")
     """)
-    assert out.text == textwrap.dedent("""\
-        set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -gline-tables-only -Xptxas -v")
+    remarks = "-Rpass-analysis=kernel-resource-usage"
+    assert out.text == textwrap.dedent(f"""\
+        set(CMAKE_HIP_FLAGS "${{CMAKE_HIP_FLAGS}} -gline-tables-only {remarks}")
         string(APPEND CMAKE_HIP_FLAGS_RELEASE " -O3")
     """)
-    assert refs(out, Outcome.UNSUPPORTED) == [(1, "-Xptxas -v", None)]
+    assert refs(out, Outcome.UNSUPPORTED) == []
 
 
 def test_compile_options_in_a_cuda_genex_become_hip_lists() -> None:

@@ -103,16 +103,16 @@ def test_arch_dropped_when_no_targets_chosen() -> None:
 @pytest.mark.parametrize(
     "nvcc",
     [
-        "-Xptxas -v",
-        "-maxrregcount=64",
         "-dlink",
-        "-Xnvlink --foo",
         "--frobnicate",
+        "-m32",
+        "-static",
         "--ftz=maybe",
         "-arch",
     ],
 )
 def test_unsupported_is_kept_and_reported(nvcc: str) -> None:
+    """Kept and reported: no hipcc form, or (``-m32``, ``-static``) refused by the probed hipcc."""
     text, rewrites = run(nvcc)
     assert text == nvcc
     assert [rw.outcome for rw in rewrites] == [Outcome.UNSUPPORTED]
@@ -173,3 +173,29 @@ def test_rewrites_are_ordered_and_disjoint(words: list[str]) -> None:
     for rw in rewrites:
         assert last <= rw.first < rw.last <= len(words)
         last = rw.last
+
+
+@pytest.mark.parametrize(
+    ("nvcc", "hip"),
+    [
+        ("-Xptxas -v", "-Rpass-analysis=kernel-resource-usage"),
+        ("-Xptxas -dlcm=cg", ""),
+        ("-maxrregcount=64", ""),
+        ("-Xnvlink --foo", ""),
+        ("-fatbin", "--genco"),
+        ("-cubin", "--genco"),
+        ("-cuda", "--cuda-host-only -E"),
+        ("-ptx", "--cuda-device-only -S"),
+    ],
+)
+def test_nvcc_only_options_are_translated_or_dropped_with_a_note(nvcc: str, hip: str) -> None:
+    text, rewrites = run(nvcc)
+    assert text == hip
+    assert rewrites[0].outcome is Outcome.TRANSLATED and rewrites[0].note
+
+
+@pytest.mark.parametrize("word", ["-lm", "-lrt", "-lmpi", "-L/opt/x/lib", "-Wl,-rpath,/x", "-O3"])
+def test_plain_compiler_and_linker_options_pass(word: str) -> None:
+    """Families that the probed hipcc accepted (data/hipcc_options.json) are not reported."""
+    text, rewrites = run(word)
+    assert text == word and rewrites == []

@@ -40,11 +40,15 @@ def test_flags_in_flag_variables_and_after_the_compiler() -> None:
         \t$(NVCC) $(NVCCFLAGS) -rdc=true -maxrregcount 32 -c $< -o $@
     """)
     lines = out.text.splitlines()
-    assert lines[:2] == ["NVCCFLAGS := -O3 --offload-arch=gfx90a -fPIC -Wall \\", " -Xptxas -v"]
+    assert lines[:2] == [
+        "NVCCFLAGS := -O3 --offload-arch=gfx90a -fPIC -Wall \\",
+        " -Rpass-analysis=kernel-resource-usage",
+    ]
     assert lines[2] == "GENCODE_FLAGS += --offload-arch=gfx90a"
-    assert lines[4] == "\t$(NVCC) $(NVCCFLAGS) -fgpu-rdc -maxrregcount 32 -c $< -o $@"
-    unsupported = [(r.line, r.name) for r in out.references if r.outcome is Outcome.UNSUPPORTED]
-    assert unsupported == [(2, "-Xptxas -v"), (5, "-maxrregcount 32")]
+    assert lines[4] == "\t$(NVCC) $(NVCCFLAGS) -fgpu-rdc -c $< -o $@"
+    assert [r for r in out.references if r.outcome is Outcome.UNSUPPORTED] == []
+    dropped = next(r for r in out.references if r.name == "-maxrregcount 32")
+    assert dropped.outcome is Outcome.TRANSLATED and "__launch_bounds__" in dropped.note
 
 
 def test_unknown_options_reported_only_in_nvcc_contexts() -> None:
@@ -127,3 +131,86 @@ def test_nvcc_options_built_by_make_functions_are_reported() -> None:
     out = migrate(text, OPTIONS)
     assert out.text == text
     assert [(r.line, r.outcome) for r in out.references] == [(2, Outcome.UNKNOWN)]
+
+
+def test_lines_that_are_not_nvcc_commands_stay_byte_identical() -> None:
+    text = (
+        "NVCC := nvcc\n"
+        "image:\n"
+        "\tdocker build --build-arg COMPUTE=${COMPUTE} . -t ${IMAGE_NAME}\n"
+        "\ttar -x -v -f a.tar\n"
+        "\tcuobjdump -ptx -fun f a.out > a.ptx\n"
+    )
+    out = migrate(text, OPTIONS)
+    assert out.text.splitlines()[2:] == text.splitlines()[2:]
+
+
+def test_nvcc_only_options_leave_the_hipcc_command() -> None:
+    out = port("""\
+        NVCC := nvcc
+        %.fatbin: %.cu
+        \t$(NVCC) -O2 -Xptxas -dlcm=cg -fatbin $< -o $@ -lm -lrt -lmpi -L/opt/x -Wl,-rpath,/x
+    """)
+    assert out.text.splitlines()[2] == (
+        "\t$(NVCC) -O2 --genco $< -o $@ -lm -lrt -lmpi -L/opt/x -Wl,-rpath,/x"
+    )
+    assert [r.name for r in out.references if r.outcome is not Outcome.TRANSLATED] == []
+
+
+def test_variables_on_an_nvcc_command_line_hold_nvcc_options() -> None:
+    out = port("""\
+        KERNEL_DIM = -arch sm_35 -maxrregcount 32
+        k: k.cu
+        \tnvcc $(KERNEL_DIM) k.cu -o k
+    """)
+    assert out.text.splitlines()[0] == "KERNEL_DIM = --offload-arch=gfx90a"
+
+
+def test_host_compilers_of_a_cuda_makefile_get_the_hip_platform() -> None:
+    out = port("""\
+        include ../common/make.config
+        CC = gcc
+        LINK := g++ -fPIC
+        a: a.o k.o
+        \t$(CC) $(CFLAGS) a.o k.o -o a -L$(CUDA_LIB_DIR) -lcudart
+        a.o: a.c
+        \t@gcc -O2 -c a.c
+        k.o: k.cu
+        \tnvcc -c k.cu
+    """)
+    lines = out.text.splitlines()
+    added = "-D__HIP_PLATFORM_AMD__ -I/opt/rocm/include"
+    assert lines[2] == f"LINK := g++ {added} -fPIC"
+    assert lines[4] == f"\t$(CC) {added} $(CFLAGS) a.o k.o -o a -L$(CUDA_LIB_DIR) -lamdhip64"
+    assert lines[6] == f"\t@gcc {added} -O2 -c a.c"
+    assert migrate(out.text, OPTIONS).text == out.text
+
+
+def test_host_compiler_keeps_a_platform_macro_it_already_gets() -> None:
+    text = "CFLAGS = -I$(CUDA_PATH)/include\na.o: a.c\n\tgcc $(CFLAGS) -c a.c\n"
+    lines = migrate(text, OPTIONS).text.splitlines()
+    assert lines[0] == "CFLAGS = -I$(ROCM_PATH)/include -D__HIP_PLATFORM_AMD__"
+    assert lines[2] == "\tgcc $(CFLAGS) -c a.c"
+
+
+def test_install_variable_set_from_another_is_not_recursive() -> None:
+    out = port("""\
+        CUDA_PATH ?= /usr/local/cuda
+        CUDA_HOME = $(CUDA_PATH)
+        CUDA_ROOT ?= ${CUDA_HOME}
+    """)
+    assert out.text == "ROCM_PATH ?= /opt/rocm\nROCM_PATH ?= /opt/rocm\nROCM_PATH ?= /opt/rocm\n"
+
+
+def test_nvcc_paths_in_make_functions_become_hipcc() -> None:
+    out = port("""\
+        ifneq ("$(wildcard /usr/bin/nvcc)", "")
+        CUDAPATH ?= /usr
+        else ifneq ("$(wildcard /usr/local/cuda/bin/nvcc)", "")
+        CUDAPATH ?= /usr/local/cuda
+        endif
+    """)
+    lines = out.text.splitlines()
+    assert lines[0] == 'ifneq ("$(wildcard /usr/bin/hipcc)", "")'
+    assert lines[2] == 'else ifneq ("$(wildcard /opt/rocm/bin/hipcc)", "")'
+    assert lines[3] == "CUDAPATH ?= /opt/rocm"

@@ -86,10 +86,9 @@ def test_inline_dict_and_unsupported_flag() -> None:
         'CUDAExtension("e", ["e.cu"], extra_compile_args={"nvcc": ["-lineinfo", "-Xptxas=-v"]})\n'
     )
     out = migrate(text, PortOptions())
-    assert "(['-gline-tables-only', '-Xptxas=-v'] if IS_HIP_EXTENSION else" in out.text.replace(
-        '"', "'"
-    )
-    assert [r.name for r in out.references if r.outcome is Outcome.UNSUPPORTED] == ["-Xptxas=-v"]
+    hip = "['-gline-tables-only', '-Rpass-analysis=kernel-resource-usage']"
+    assert f"({hip} if IS_HIP_EXTENSION else" in out.text.replace('"', "'")
+    assert [r.name for r in out.references if r.outcome is Outcome.UNSUPPORTED] == []
 
 
 def test_flags_computed_at_run_time_are_reported() -> None:

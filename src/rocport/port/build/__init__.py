@@ -13,6 +13,9 @@ from rocport.port.model import PortOptions, Translation
 __all__ = ["build_system", "migrate"]
 
 _MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
+#: names of make fragments that Makefiles ``include`` (Rodinia's ``common/make.config``)
+_MAKE_FRAGMENTS = frozenset({"make.config", "make.inc", "make.def", "make.defs", "make.rules"})
+_MAKE_SUFFIXES = (".mk", ".mak", ".make")
 
 
 def build_system(path: Path) -> str | None:
@@ -20,7 +23,7 @@ def build_system(path: Path) -> str | None:
     name = path.name
     if name == "CMakeLists.txt" or name.endswith(".cmake"):
         return "cmake"
-    if name in _MAKEFILES or name.endswith(".mk"):
+    if name in _MAKEFILES or name in _MAKE_FRAGMENTS or name.endswith(_MAKE_SUFFIXES):
         return "make"
     if name == "setup.py":
         return "setuptools"

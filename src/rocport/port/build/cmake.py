@@ -43,6 +43,10 @@ _LEGACY_COMMANDS = {
 }
 _CUDA_GENEX = re.compile(r"^\$<\$<COMPILE_LANGUAGE:CUDA>:(.*)>$", re.S)
 _WORD = re.compile(r"[^\s;]+")
+_CUDA_HINT = re.compile(r"CUDA|\.cu\b")
+#: file(GLOB) keywords that take no pattern, and those followed by a value
+_GLOB_FLAGS = frozenset({"CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"})
+_GLOB_VALUED = frozenset({"LIST_DIRECTORIES", "RELATIVE"})
 
 
 @functools.cache
@@ -68,6 +72,7 @@ class _CMakeMigration:
         self.found_packages: set[str] = set()
         self.marked_sources: set[str] = set()
         self.enables_hip = False
+        self.is_cuda = bool(_CUDA_HINT.search(text))
 
     # -- driver ---------------------------------------------------------------------------
     def run(self, cmds: list[Command]) -> Translation:
@@ -80,7 +85,7 @@ class _CMakeMigration:
                 and "LANGUAGE" in values
                 and values[values.index("LANGUAGE") + 1 :][:1] == ["HIP"]
             ):
-                self.marked_sources.update(v for v in values if v.endswith(".cu"))
+                self.marked_sources.update(v for v in values if v.endswith(".cu") or "${" in v)
         find_toolkit = None
         for cmd in cmds:
             name = cmd.lname
@@ -118,6 +123,10 @@ class _CMakeMigration:
                 self._link(cmd)
             if name in _SOURCE_COMMANDS:
                 self._sources(cmd)
+            elif name == "aux_source_directory" and len(cmd.args) == 2 and self.is_cuda:
+                self._aux_sources(cmd)
+            elif name == "file" and cmd.values()[:1] in (["GLOB"], ["GLOB_RECURSE"]):
+                self._glob_sources(cmd)
             self._generic(cmd)
         if find_toolkit is not None:
             self._find_toolkit(find_toolkit)
@@ -313,7 +322,7 @@ class _CMakeMigration:
             return
         old = ";".join(a.value for a in values)
         first = values[0]
-        new = f'"{self.targets}"' if first.kind == "quoted" else self.targets
+        new = f'"{self.targets}"'  # a list: unquoted, gfx90a;gfx942 would be two arguments
         if not self.edit.replace(first.start, values[-1].end, new):
             return
         self.edit.refer(
@@ -504,6 +513,67 @@ class _CMakeMigration:
             FAMILY,
             "LANGUAGE HIP",
             "CUDA sources keep their names and are compiled as HIP",
+        )
+
+    def _aux_sources(self, cmd: Command) -> None:
+        """aux_source_directory collects the sources of the enabled languages: ``.cu`` files
+        were CUDA's, and HIP's extension is ``.hip``, so they are globbed and marked HIP."""
+        folder, var = cmd.args[0], cmd.args[1].value
+        found = f"_rocport_{var}_cu"
+        if f"${{{found}}}" in self.marked_sources:
+            return
+        pattern = self.text[folder.value_start : folder.value_end] + "/*.cu"
+        self._insert_after(
+            cmd,
+            [
+                f'file(GLOB {found} "{pattern}")',
+                f"list(APPEND {var} ${{{found}}})",
+                f"set_source_files_properties(${{{found}}} PROPERTIES LANGUAGE HIP)",
+            ],
+        )
+        self.edit.refer(
+            cmd.start,
+            "aux_source_directory",
+            Outcome.TRANSLATED,
+            FAMILY,
+            f"+ {pattern} as HIP",
+            "aux_source_directory gathers .cu files only while CUDA is enabled: they are added "
+            "and compiled as HIP",
+        )
+
+    def _glob_sources(self, cmd: Command) -> None:
+        """``file(GLOB VAR *.cu ...)``: the ``.cu`` files found get the HIP language."""
+        if len(cmd.args) < 3:
+            return
+        var = cmd.args[1].value
+        patterns, skip = [], False
+        for arg in cmd.args[2:]:
+            if skip:
+                skip = False
+            elif arg.value in _GLOB_VALUED:
+                skip = True
+            elif arg.value not in _GLOB_FLAGS:
+                patterns.append(arg.value)
+        cuda = [p for p in patterns if p.endswith(".cu")]
+        if not cuda:
+            return
+        if cuda == patterns:
+            marked, lines = var, []
+        else:
+            marked = f"_rocport_{var}_cu"
+            lines = [f"set({marked} ${{{var}}})", f'list(FILTER {marked} INCLUDE REGEX "\\.cu$")']
+        if f"${{{marked}}}" in self.marked_sources:
+            return
+        self.marked_sources.add(f"${{{marked}}}")
+        lines.append(f"set_source_files_properties(${{{marked}}} PROPERTIES LANGUAGE HIP)")
+        self._insert_after(cmd, lines)
+        self.edit.refer(
+            cmd.args[1].start,
+            var,
+            Outcome.TRANSLATED,
+            FAMILY,
+            "LANGUAGE HIP",
+            "CUDA sources gathered by file(GLOB) keep their names and are compiled as HIP",
         )
 
     def _nvcc_tokens(self, args: list[Arg]) -> list[str]:

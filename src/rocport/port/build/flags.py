@@ -84,7 +84,11 @@ def library(name: str, blas: str = "hipblas") -> tuple[Outcome, str | None, str 
 
 
 def _is_passthrough(text: str) -> bool:
-    return any(text.startswith(prefix) for prefix in table("nvcc_flags")["passthrough_prefixes"])
+    """hipcc accepts ``text`` as it is: its longest probed option family was accepted by every
+    probed hipcc (``data/hipcc_options.json``, written by scripts/probe_hipcc_options.py)."""
+    options = table("hipcc_options")["options"]
+    family = max((f for f in options if text.startswith(f)), key=len, default=None)
+    return family is not None and all(options[family]["accepted"].values())
 
 
 def translate(words: Sequence[Word], context: FlagContext) -> list[Rewrite]:
@@ -160,7 +164,7 @@ def translate(words: Sequence[Word], context: FlagContext) -> list[Rewrite]:
                     )
                 )
             elif "by_value" in row:
-                mapped = row["by_value"].get(_unquote(value or "").lower())
+                mapped = row["by_value"].get(_unquote(value or "").lower(), row.get("otherwise"))
                 if mapped is None:
                     rewrites.append(
                         Rewrite(

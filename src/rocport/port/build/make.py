@@ -16,7 +16,15 @@ _ASSIGN = re.compile(
     r"[ \t]*(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(\?=|::=|:=|\+=|!=|=)"
 )
 _NVCC_WORD = re.compile(r"(?<![\w.-])nvcc(?![\w.-])")
+_NVCC_PATH = re.compile(r"(?<=/bin/)nvcc(?![\w.-])")  # /usr/bin/nvcc inside $(wildcard ...)
 _VAR_REF = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]")
+_NV_ARCH = re.compile(r"\b(?:sm|compute|lto)_\d")  # an NVIDIA architecture value
+_CUDA_HINT = re.compile(r"nvcc|cuda|CUDA")
+#: a host C/C++ compiler in command position (gcc, g++-12, /usr/bin/cc, clang++)
+_HOST_COMPILER = re.compile(r"(?:\S*/)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d+)?")
+_COMMAND_PREFIX = re.compile(r"^(?:[@+-]|\$[({][A-Za-z_]\w*[)}](?=\$[({]))*")
+#: make's own compiler variables (their default values are host compilers)
+_HOST_COMPILER_VARS = frozenset({"CC", "CXX", "LINK", "LD", "HOSTCC", "HOST_CC", "HOSTCXX"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +126,14 @@ class _MakeMigration:
             rf"(?<![\w-])({'|'.join(map(re.escape, spellings))})(?=[\s=,)]|$)"
         )
         self.lines = list(_logical_lines(text))
+        self.values = self._assignments()
         self.nvcc_vars = self._nvcc_variables()
+        self.nvcc_fed = self._nvcc_fed_variables()
+        self.is_cuda = bool(_CUDA_HINT.search(text))
+        self.uses_rocm_var = bool(
+            self.install_vars & set(_VAR_REF.findall(text))
+            or re.search(rf"\$[({{]{self.data['rocm_variable']}[)}}]", text)
+        )
 
     def _is_nvcc(self, word: str) -> bool:
         if word == "nvcc" or word.endswith("/nvcc"):
@@ -126,15 +141,78 @@ class _MakeMigration:
         m = _VAR_REF.fullmatch(word)
         return bool(m and (m.group(1) in self.nvcc_vars or m.group(1) == "NVCC"))
 
+    def _assignments(self) -> dict[str, list[str]]:
+        """Variable -> the values assigned to it in this file (as written)."""
+        values: dict[str, list[str]] = {}
+        for line in self.lines:
+            m = None if line.recipe else _ASSIGN.match(self.text, line.start, line.code_end)
+            if m:
+                values.setdefault(m.group(1), []).append(self.text[m.end() : line.code_end])
+        return values
+
     def _nvcc_variables(self) -> set[str]:
         found: set[str] = set()
-        for line in self.lines:
-            m = _ASSIGN.match(self.text, line.start, line.code_end)
-            if m:
-                words = _words(self.text, m.end(), line.code_end)
+        for name, values in self.values.items():
+            for value in values:
+                words = _words(value, 0, len(value))
                 if words and (words[0].text == "nvcc" or words[0].text.endswith("/nvcc")):
-                    found.add(m.group(1))
+                    found.add(name)
         return found
+
+    def _nvcc_fed_variables(self) -> set[str]:
+        """Variables referenced on an nvcc command line: their values are nvcc options."""
+        fed: set[str] = set()
+        for line in self.lines:
+            words = _words(self.text, line.start, line.code_end)
+            on_nvcc = False
+            for word in words:
+                if self._is_nvcc(word.text):
+                    on_nvcc = True
+                elif word.text in ("&&", "||", ";", "|"):
+                    on_nvcc = False
+                elif on_nvcc:
+                    fed.update(_VAR_REF.findall(word.text))
+        return fed - self.nvcc_vars
+
+    def _is_host_compiler(self, word: str) -> bool:
+        """``word`` starts a host-compiler command (``gcc``, ``$(CXX)``, ``@$(CC)``)."""
+        body = word[_COMMAND_PREFIX.match(word).end() :]
+        if _HOST_COMPILER.fullmatch(body):
+            return True
+        m = _VAR_REF.fullmatch(body)
+        if not m or m.group(1) in self.nvcc_vars or m.group(1) == "NVCC":
+            return False
+        values = self.values.get(m.group(1))
+        if values is None:
+            return m.group(1) in _HOST_COMPILER_VARS
+        first = [_words(v, 0, len(v))[:1] for v in values]
+        return any(w and _HOST_COMPILER.fullmatch(w[0].text) for w in first)
+
+    def _has_platform(self, words: list[flags.Word]) -> bool:
+        """The command already gets the platform macro (directly or through a variable)."""
+        define = self.data["platform_define"]
+        seen: set[str] = set()
+        todo = [w.text for w in words]
+        while todo:
+            text = todo.pop()
+            if define in text or self._rocm_include(text):
+                return True
+            for name in _VAR_REF.findall(text):
+                if name not in seen:
+                    seen.add(name)
+                    todo += [
+                        w.text for v in self.values.get(name, ()) for w in _words(v, 0, len(v))
+                    ]
+        return False
+
+    def _rocm_include(self, word: str) -> bool:
+        rocm_var = self.data["rocm_variable"]
+        includes = (
+            f"$({rocm_var})/include",
+            f"${{{rocm_var}}}/include",
+            f"{self.data['rocm_path']}/include",
+        )
+        return word.startswith("-I") and self._map_path(word)[2:].rstrip("/") in includes
 
     def run(self) -> Translation:
         for line in self.lines:
@@ -146,31 +224,48 @@ class _MakeMigration:
         value_start = m.end() if m else line.start
         if m and m.group(1) in self.install_vars:
             self._rename_var(m.start(1), m.group(1))
-        strict_all = bool(m and self.flag_vars.match(m.group(1)))
+            if self._self_reference(m, line):
+                return
+        strict_all = bool(m and (self.flag_vars.match(m.group(1)) or m.group(1) in self.nvcc_fed))
         words = _words(self.text, value_start, line.code_end)
         # an nvcc command: the words after the compiler are nvcc options
-        segments: list[tuple[list[flags.Word], bool]] = []
+        # segments: (words, an nvcc context, the host compiler word that starts it)
+        segments: list[tuple[list[flags.Word], bool, flags.Word | None]] = []
         current: list[flags.Word] = []
-        strict = strict_all
+        strict, host = strict_all, None
         for word in words:
             if self._is_nvcc(word.text):
-                segments.append((current, strict))
+                segments.append((current, strict, host))
                 self._compiler(word)
-                current, strict = [], True
+                current, strict, host = [], True, None
                 continue
             if word.text in ("&&", "||", ";", "|"):
-                segments.append((current, strict))
-                current, strict = [], strict_all
+                segments.append((current, strict, host))
+                current, strict, host = [], strict_all, None
                 continue
+            if (
+                not current
+                and self.is_cuda
+                and (line.recipe or m)
+                and self._is_host_compiler(word.text)
+            ):
+                host = word
             current.append(word)
-        segments.append((current, strict))
-        for segment, is_strict in segments:
+        segments.append((current, strict, host))
+        for segment, is_strict, host in segments:
             self._platform(segment)
+            if host is not None:
+                self._host_compiler(host, segment)
             self._paths(segment)
             context = flags.FlagContext(
                 self.options.offload_arch, self.options.blas, strict=is_strict
             )
-            self.edit.apply_rewrites(segment, flags.translate(segment, context))
+            rewrites = flags.translate(segment, context)
+            if not is_strict:  # not nvcc's command line: only CUDA libraries and NVIDIA archs
+                rewrites = [
+                    rw for rw in rewrites if rw.family == "link" or _NV_ARCH.search(rw.name)
+                ]
+            self.edit.apply_rewrites(segment, rewrites)
         for word in words:
             at = _NVCC_WORD.search(word.text) or self.embedded_option.search(word.text)
             if at and self.edit.claim(word.start, word.end):
@@ -183,6 +278,48 @@ class _MakeMigration:
                     "nvcc or an nvcc option inside a make expression rocport does not rewrite: "
                     "check it by hand",
                 )
+
+    def _self_reference(self, m: re.Match[str], line: _Line) -> bool:
+        """``CUDA_HOME = $(CUDA_PATH)`` would become the recursive ``ROCM_PATH = $(ROCM_PATH)``
+        (make refuses it): write ``ROCM_PATH ?= /opt/rocm`` instead. True when rewritten."""
+        value = self.text[m.end() : line.code_end]
+        refs = set(_VAR_REF.findall(value))
+        if m.group(2) not in ("=", "?=") or not refs & (
+            self.install_vars | {self.data["rocm_variable"]}
+        ):
+            return False
+        new = f"{self.data['rocm_variable']} ?= {self.data['rocm_path']}"
+        end = len(self.text[: line.code_end].rstrip())
+        if self.edit.replace(
+            m.start(1) + len(m.group(1)), end, new[len(self.data["rocm_variable"]) :]
+        ):
+            self.edit.refer(
+                m.start(1),
+                self.text[m.start(1) : end],
+                Outcome.TRANSLATED,
+                FAMILY,
+                new,
+                "the CUDA install variables become one ROCM_PATH: a self-reference would be "
+                "recursive, so it takes the default ROCm path unless already set",
+            )
+        return True
+
+    def _host_compiler(self, word: flags.Word, words: list[flags.Word]) -> None:
+        """A host compiler in a CUDA Makefile may compile files that now include HIP headers: it
+        gets the HIP platform macro and include folder (harmless for files that do not)."""
+        if self._has_platform(words):
+            return
+        root = f"$({self.data['rocm_variable']})" if self.uses_rocm_var else self.data["rocm_path"]
+        added = f"{self.data['platform_define']} -I{root}/include"
+        if self.edit.insert(word.end, f" {added}"):
+            self.edit.refer(
+                word.start,
+                word.text,
+                Outcome.TRANSLATED,
+                FAMILY,
+                f"{word.text} {added}",
+                self.data["platform_note"],
+            )
 
     def _compiler(self, word: flags.Word) -> None:
         text = word.text
@@ -198,7 +335,7 @@ class _MakeMigration:
             self.edit.refer(start, name, Outcome.TRANSLATED, FAMILY, new)
 
     def _map_path(self, text: str) -> str:
-        if "$" not in text and "cuda" not in text:
+        if "$" not in text and "cuda" not in text and "nvcc" not in text:
             return text
         rocm_var = self.data["rocm_variable"]
 
@@ -207,6 +344,7 @@ class _MakeMigration:
             return m.group(0).replace(name, rocm_var) if name in self.install_vars else m.group(0)
 
         new = _VAR_REF.sub(var, text)
+        new = _NVCC_PATH.sub("hipcc", new)
         new = self.install_path.sub(self.data["rocm_path"], new)
         return self.library_dir.sub(lambda m: f"{m[1]}/{self.data['library_dirs'][m[2]]}", new)
 
@@ -221,15 +359,9 @@ class _MakeMigration:
         """``-I<ROCm include dir>`` for a host compiler: add the HIP platform macro beside it."""
         if self.has_platform:
             return
-        rocm_var = self.data["rocm_variable"]
-        includes = (
-            f"$({rocm_var})/include",
-            f"${{{rocm_var}}}/include",
-            f"{self.data['rocm_path']}/include",
-        )
         for word in words:
             mapped = self._map_path(word.text)
-            if word.text.startswith("-I") and mapped[2:].rstrip("/") in includes:
+            if self._rocm_include(word.text):
                 define = self.data["platform_define"]
                 if self.edit.replace(word.start, word.end, f"{mapped} {define}"):
                     self.edit.refer(

@@ -1,4 +1,4 @@
-"""``rocport install-plan``: exact commands per release and distribution, never apt-key."""
+"""``rocport install-plan`` for every known release and distribution, against AMD's pages."""
 
 from __future__ import annotations
 
@@ -8,88 +8,127 @@ import stat
 import subprocess
 
 import pytest
+from packaging.version import Version
 
+from rocport.doctor import data
+
+from . import sources
 from .helpers import FIXTURES, invoke
 
-# (release, distro, apt suite, repository folder of the ROCm packages)
+RECIPES = ("ubuntu", "debian", "rhel", "rocky", "ol")
+
+
+def _distro(row: dict) -> str:
+    version = row["version"]
+    if row["id"] in ("rocky", "ol") and "." not in version:
+        version = row.get("el_version") or f"{version}.6"
+    return f"{row['id']}-{version}"
+
+
 CASES = [
-    ("6.4", "ubuntu-24.04", "noble", "6.4.2"),
-    ("6.4", "ubuntu-22.04", "jammy", "6.4.2"),
-    ("7.0", "ubuntu-24.04", "noble", "7.0"),
-    ("7.0", "debian-12", "jammy", "7.0"),
-    ("6.2", "ubuntu-22.04", "jammy", "6.2.4"),
+    (release, row)
+    for release, rel in data.releases().items()
+    for row in rel["os"]
+    if row["id"] in RECIPES
 ]
 
 
-@pytest.mark.parametrize(("rocm", "distro", "suite", "folder"), CASES)
-def test_apt_plan_lines(capsys, rocm, distro, suite, folder) -> None:
-    code, out, err = invoke(capsys, "install-plan", "--rocm", rocm, "--distro", distro)
-    assert code == 0 and err == ""
+@pytest.mark.parametrize(("release", "row"), CASES, ids=[f"{r}-{_distro(row)}" for r, row in CASES])
+def test_every_release_and_distro_follows_amds_page(capsys, release, row) -> None:
+    code, out, err = invoke(capsys, "install-plan", "--rocm", release, "--distro", _distro(row))
+    assert code == 0, err
+    lines = out.splitlines()
+    rel = Version(release)
+    f = sources.folder(release)
     assert "apt-key" not in out
-    keyring = "signed-by=/etc/apt/keyrings/rocm.gpg"
-    assert "gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg" in out
-    rocm_source = (
-        f"deb [arch=amd64 {keyring}] https://repo.radeon.com/rocm/apt/{folder} {suite} main"
-    )
-    assert f'echo "{rocm_source}" | sudo tee /etc/apt/sources.list.d/rocm.list' in out.splitlines()
-    assert (
-        "/amdgpu/" in out and f'{suite} main" | sudo tee /etc/apt/sources.list.d/amdgpu.list' in out
-    )
-    assert "sudo apt install rocm" in out and "sudo apt install amdgpu-dkms" in out
-    assert 'sudo usermod -aG render,video "$USER"' in out
-    assert f"--index-url https://download.pytorch.org/whl/rocm{rocm}" in out
+    assert f"({release}) on {row['label']}" in lines[0]
+    if row["id"] in ("ubuntu", "debian"):
+        suite = row["suite"]
+        assert "gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg > /dev/null" in out
+        page = (
+            "rocm-6.2.4-native-install.rst"
+            if rel < Version("7.0")
+            else "rocm-7.1.1-package-manager.rst"
+        )
+        for template in sources.templates(page):
+            if "deb [" not in template or "/amdgpu/" in template and rel >= Version("7.0"):
+                continue  # 7.x drivers come from the Instinct driver repository, checked below
+            line = template.removeprefix('echo "').split('"')[0]
+            line = line.replace("|rocm_version|", f).replace("{{ os_release }}", suite)
+            assert any(line in plan_line for plan_line in lines), line
+        assert "Pin: release o=repo.radeon.com\\nPin-Priority: 600" in out
+        assert "sudo apt install amdgpu-dkms" in out and "sudo apt install rocm" in out
+        graphics = f"https://repo.radeon.com/graphics/{f}/ubuntu {suite} main"
+        assert (graphics in out) is (rel >= Version("7.0"))
+    else:
+        version = _distro(row).split("-", 1)[1]
+        major = version.split(".")[0]
+        el = "rhel" if rel < Version("6.0") else "el"
+        assert f"baseurl=https://repo.radeon.com/rocm/{el}{major}/{f}/main" in lines
+        assert (
+            all(line == "gpgcheck=1" for line in lines if line.startswith("gpgcheck"))
+            and "gpgcheck=1" in lines
+        )
+        if rel >= Version("7.0"):
+            el_dir = version if major == "9" else major
+            assert f"baseurl=https://repo.radeon.com/graphics/{f}/el/{el_dir}/main/x86_64/" in lines
+            assert "[amdgraphics]" in lines
+        assert f"/{version}/main/x86_64/" in out  # minor release, never el/9
+        assert "codeready" in out or "crb enable" in out
+        assert "sudo apt" not in out
+    path_step = lines.index('export PATH="$PATH:/opt/rocm/bin"')
+    assert path_step < lines.index("rocminfo | grep -E 'Marketing Name|gfx'")
+    published = {url for _, url in sources.pytorch_pairs()}
+    indexes = [w.split()[0] for w in out.split("--index-url ")[1:]]
+    assert all(url in published for url in indexes)
+    line_indexes = [
+        url
+        for url in published
+        if url.rsplit("rocm", 1)[1] in (f"{rel.major}.{rel.minor}", release)
+    ]
+    assert bool(indexes) is bool(line_indexes), (indexes, line_indexes)
 
 
-def test_rocm_70_driver_comes_from_the_instinct_repository(capsys) -> None:
-    _, out, _ = invoke(capsys, "install-plan", "--rocm", "7.0", "--distro", "ubuntu-22.04")
-    assert "https://repo.radeon.com/amdgpu/30.10/ubuntu jammy main" in out
+def test_7x_driver_comes_from_the_instinct_repository(capsys) -> None:
+    expected = {"7.0.0": "30.10", "7.0.1": "30.10.1", "7.0.2": "30.10.2", "7.1.0": "30.20"}
+    for release, driver in expected.items():
+        _, out, _ = invoke(capsys, "install-plan", "--rocm", release, "--distro", "ubuntu-22.04")
+        assert f"https://repo.radeon.com/amdgpu/{driver}/ubuntu jammy main" in out
 
 
-@pytest.mark.parametrize(
-    ("rocm", "distro", "folder"),
-    [("7.0", "rhel-9.6", "7.0"), ("6.4", "rhel-9.4", "6.4.2"), ("6.4", "rhel-8.10", "6.4.2")],
-)
-def test_dnf_plan_uses_signed_repositories(capsys, rocm, distro, folder) -> None:
-    code, out, _ = invoke(capsys, "install-plan", "--rocm", rocm, "--distro", distro)
-    version = distro.split("-")[1]
-    major = version.split(".")[0]
-    assert code == 0
-    assert f"baseurl=https://repo.radeon.com/rocm/el{major}/{folder}/main" in out
-    assert f"/el/{version}/main/x86_64/" in out
-    assert out.splitlines().count("gpgcheck=1") == 2 and "sudo apt" not in out
-    assert f"epel-release-latest-{major}.noarch.rpm" in out
+def test_point_release_gets_its_own_urls_and_unknown_ones_are_refused(capsys) -> None:
+    _, out, _ = invoke(capsys, "install-plan", "--rocm", "6.4.3", "--distro", "ubuntu-24.04")
+    assert "https://repo.radeon.com/rocm/apt/6.4.3 noble main" in out
+    code, out, err = invoke(capsys, "install-plan", "--rocm", "6.4.4", "--distro", "ubuntu-24.04")
+    assert code == 2 and out == "" and "6.4.3" in err and "7.0.0" in err
+    _, out, _ = invoke(capsys, "install-plan", "--rocm", "6.4", "--distro", "ubuntu-24.04")
+    assert "ROCm 6.4 (6.4.3)" in out
+
+
+def test_torch_29_is_not_claimed_for_rocm_70(capsys) -> None:
+    _, out, _ = invoke(capsys, "install-plan", "--rocm", "7.0", "--distro", "ubuntu-24.04")
+    assert "whl/rocm7.0" not in out and "no published wheel index" in out
+    _, out, _ = invoke(capsys, "install-plan", "--rocm", "7.1", "--distro", "ubuntu-24.04")
+    assert "torch==2.10.0" in out and "whl/rocm7.1" in out
 
 
 def test_sh_output_is_valid_bash_and_written_0755(capsys, tmp_path) -> None:
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash not found: cannot check the script's syntax")
-    for rocm, distro in [("6.4", "ubuntu-24.04"), ("7.0", "rhel-9.6"), ("7.0", "debian-12")]:
+    for rocm, distro in [("6.4", "ubuntu-24.04"), ("7.0", "rhel-9.6"), ("7.1", "debian-12")]:
         script = tmp_path / f"install-{distro}.sh"
         code, out, err = invoke(
-            capsys,
-            "install-plan",
-            "--rocm",
-            rocm,
-            "--distro",
-            distro,
-            "--format",
-            "sh",
-            "-o",
-            str(script),
-        )
+            capsys, "install-plan", "--rocm", rocm, "--distro", distro,
+            "--format", "sh", "-o", str(script),
+        )  # fmt: skip
         assert code == 0 and out == "" and str(script) in err
         text = script.read_text()
         assert text.startswith("#!/usr/bin/env bash\n") and "set -euo pipefail\n" in text
-        assert "apt-key" not in text
         assert stat.S_IMODE(script.stat().st_mode) == 0o755
-        check = subprocess.run(
-            [bash, "-n", str(script)], capture_output=True, text=True, check=False
-        )
+        check = subprocess.run([bash, "-n", str(script)], capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
-    assert [
-        p.name for p in tmp_path.iterdir() if p.name.startswith(".")
-    ] == []  # no temp files left
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_plan_runs_no_command(capsys, monkeypatch) -> None:
@@ -117,7 +156,9 @@ def test_auto_reads_os_release_under_root(capsys) -> None:
         ["--distro", "sles-15.7"],
         ["--distro", "rhel-9.5", "--rocm", "7.0"],
         ["--distro", "ubuntu"],
+        ["--distro", "rocky-9", "--rocm", "7.0"],
         ["--rocm", "9.9", "--distro", "ubuntu-24.04"],
+        ["--rocm", "7.0.3", "--distro", "ubuntu-24.04"],
     ],
 )
 def test_unsupported_target_is_one_line_exit_2(capsys, tmp_path, args) -> None:

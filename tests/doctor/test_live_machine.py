@@ -51,7 +51,11 @@ def test_live_report_agrees_with_this_machine(live_json) -> None:
     if pretty:
         assert pretty in by_id["os.supported"]["found"]
     if not os.path.exists("/dev/kfd"):
-        assert by_id["perm.devices"]["status"] == "fail"
+        devices = by_id["perm.devices"]
+        # no driver: the check is skipped because driver.amdgpu failed, else it fails itself
+        assert devices["status"] == "fail" or (
+            devices["status"] == "skip" and by_id["driver.amdgpu"]["status"] == "fail"
+        )
     try:
         torch_version = metadata.version("torch")
     except metadata.PackageNotFoundError:

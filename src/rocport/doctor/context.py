@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from packaging.version import InvalidVersion, Version
+
 from rocport.doctor import data
 from rocport.doctor.frameworks import TENSORFLOW_PROBE, TORCH_PROBE
 from rocport.doctor.host import Host, ProbeResult
@@ -52,6 +54,10 @@ class Context:
         self.release = release
         self.release_data = data.releases()[release]
         self.python = python or sys.executable
+
+    @cached_property
+    def installed_rocm(self) -> tuple[str | None, str | None]:
+        return installed_rocm(self.host)
 
     # --- operating system -------------------------------------------------
     @cached_property
@@ -211,6 +217,23 @@ class Context:
     @property
     def nvidia_host(self) -> bool:
         return bool(self.pci_of(NVIDIA_VENDOR) or self.nvidia_gpus)
+
+
+def installed_rocm(host: Host) -> tuple[str | None, str | None]:
+    """(version, where) from /opt/rocm/.info/version, else the newest /opt/rocm-X.Y.Z."""
+    text = host.read_text("/opt/rocm/.info/version")
+    if text and text.strip():
+        return text.strip(), "/opt/rocm/.info/version"
+    versions = []
+    for path in host.glob("/opt/rocm-*"):
+        try:
+            versions.append((Version(path.rsplit("-", 1)[-1]), path))
+        except InvalidVersion:
+            continue
+    if versions:
+        version, path = max(versions)
+        return str(version), path
+    return None, None
 
 
 def match_os(rows: list[dict[str, Any]], os_release: dict[str, str]) -> dict[str, Any] | None:

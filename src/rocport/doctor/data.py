@@ -1,4 +1,4 @@
-"""Load the doctor's data tables (support matrix, GPU targets, override advice)."""
+"""Load the doctor's data tables (release matrix, install recipe, GPU targets, override advice)."""
 
 from __future__ import annotations
 
@@ -11,44 +11,81 @@ from packaging.version import InvalidVersion, Version
 
 from rocport.errors import InputError
 
-TABLES = ("rocm_releases.json", "gpus.json", "gfx_overrides.json")
+#: table -> the schema number it must carry
+TABLES = {
+    "rocm_releases.json": 2,
+    "install_recipe.json": 1,
+    "gpus.json": 1,
+    "gfx_overrides.json": 1,
+}
 
 
 @cache
 def load(name: str) -> dict[str, Any]:
-    """Return one table from ``rocport/doctor/data``; it must carry ``"schema": 1``."""
+    """Return one table from ``rocport/doctor/data``, checking its ``schema`` number."""
     text = resources.files("rocport.doctor").joinpath("data", name).read_text(encoding="utf-8")
     table = json.loads(text)
-    if table.get("schema") != 1:
+    if table.get("schema") != TABLES[name]:
         raise ValueError(f"{name}: unsupported schema {table.get('schema')!r}")
     return table
 
 
 def releases() -> dict[str, dict[str, Any]]:
+    """Every known release by its full version (``"6.4.2"``), oldest first."""
     return load("rocm_releases.json")["releases"]
 
 
+def read_date() -> str:
+    return load("rocm_releases.json")["read"]
+
+
 def install_facts() -> dict[str, Any]:
-    return load("rocm_releases.json")["install"]
+    return load("install_recipe.json")
 
 
 def newest_release() -> str:
     return max(releases(), key=Version)
 
 
+def nearest(spec: Version, count: int = 2) -> list[str]:
+    """The known releases just below and just above ``spec``."""
+    known = sorted(releases(), key=Version)
+    below = [r for r in known if Version(r) < spec][-count:]
+    above = [r for r in known if Version(r) > spec][:count]
+    return below + above
+
+
 def resolve_release(spec: str | None) -> str:
-    """Map ``None``, ``"6.4"`` or ``"6.4.1"`` to a release key of the support matrix."""
+    """``None`` -> newest; ``"6.4"`` -> newest known 6.4.x; ``"6.4.1"`` -> exactly 6.4.1.
+
+    A release the data lacks is an :class:`InputError` naming the nearest known ones; it is
+    never mapped to another point release.
+    """
     if spec is None:
         return newest_release()
     try:
         version = Version(spec)
     except InvalidVersion:
-        raise InputError(f"--rocm {spec!r} is not a version such as 6.4") from None
-    key = f"{version.major}.{version.minor}"
-    if key not in releases():
-        known = ", ".join(sorted(releases(), key=Version))
-        raise InputError(f"no support data for ROCm {spec} (known releases: {known})")
-    return key
+        raise InputError(f"--rocm {spec!r} is not a version such as 6.4 or 6.4.1") from None
+    parts = len(version.release)
+    if parts == 2:
+        line = [r for r in releases() if r.startswith(f"{version.major}.{version.minor}.")]
+        if line:
+            return max(line, key=Version)
+    elif parts == 3 and str(version) in releases():
+        return str(version)
+    near = ", ".join(nearest(version))
+    raise InputError(f"no release data for ROCm {spec}; nearest known releases: {near}")
+
+
+def release_of(version_text: str) -> str | None:
+    """The known release an installed ``7.0.2-56`` / ``6.4.43483`` version string names."""
+    try:
+        version = Version(version_text.split("-", 1)[0])
+    except InvalidVersion:
+        return None
+    key = f"{version.major}.{version.minor}.{version.micro if version.micro < 100 else 0}"
+    return key if key in releases() else None
 
 
 def gpu_by_target() -> dict[str, list[dict[str, Any]]]:
@@ -59,7 +96,7 @@ def gpu_by_target() -> dict[str, list[dict[str, Any]]]:
 
 
 def supported_targets(release: str) -> set[str]:
-    return set(load("gpus.json")["supported_targets"].get(release, ()))
+    return set(releases()[release]["gfx"])
 
 
 def override_for(gfx: str) -> dict[str, Any] | None:

@@ -35,6 +35,8 @@ PROBE_FILES: dict[str, str] = {
     "nvidia-smi": "nvidia-smi.csv",
     "torch": "torch.json",
     "tensorflow": "tensorflow.json",
+    "mokutil": "mokutil-sb-state.txt",
+    "ldd": "ldd-version.txt",
 }
 
 ProbeStatus = Literal["ok", "missing", "failed", "timeout"]

@@ -12,6 +12,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from packaging.version import Version
+
 from rocport.doctor import data
 from rocport.doctor.context import match_os
 from rocport.doctor.parse.system import parse_os_release
@@ -67,7 +69,7 @@ def build_plan(release_spec: str | None, distro_id: str, version_id: str) -> Pla
     if distro_id in APT_FAMILY:
         steps = _apt_steps(rel, row, distro_id)
     elif distro_id in DNF_FAMILY:
-        steps = _dnf_steps(rel, version_id)
+        steps = _dnf_steps(rel, row, distro_id, version_id)
     else:
         raise InputError(
             f"no install recipe for {name}; follow {data.install_facts()['other_distributions']}"
@@ -78,17 +80,37 @@ def build_plan(release_spec: str | None, distro_id: str, version_id: str) -> Pla
         "rocminfo | grep -E 'Marketing Name|gfx'",
         f"rocport doctor --rocm {release}",
     )
-    sources = (rel["sources"]["os"], rel["sources"]["repositories"], rel["sources"]["pytorch"])
-    return Plan(release, rel["release"], name, row["label"], steps, after, sources)
+    sources = tuple(rel["sources"][k] for k in ("os", "repositories", "pytorch"))
+    return Plan(rel["line"], release, name, row["label"], steps, after, sources)
 
 
 def _apt_steps(rel: dict[str, Any], row: dict[str, Any], distro_id: str) -> tuple[Step, ...]:
     facts = data.install_facts()
-    keyring, repos, suite = facts["apt_keyring"], rel["repositories"], row["suite"]
+    keyring, repos, suite = facts["apt_keyring"], rel["repositories"], row.get("suite")
+    if suite is None:
+        raise InputError(f"no apt suite known for {row['label']} in ROCm {rel['release']}")
     apt = facts["apt"]
     prereq = apt["debian_prerequisites"] if distro_id == "debian" else apt["prerequisites"]
     signed = f"[arch=amd64 signed-by={keyring}]"
-    return (
+    rocm_lines = [f"deb {signed} {repos['rocm_apt']} {suite} main"]
+    if "graphics_apt" in repos:
+        rocm_lines.append(f"deb {signed} {repos['graphics_apt']} {suite} main")
+    register = []
+    if "amdgpu_apt" in repos:
+        register.append(
+            f'echo "deb {signed} {repos["amdgpu_apt"]} {suite} main" '
+            "| sudo tee /etc/apt/sources.list.d/amdgpu.list"
+        )
+    for n, line in enumerate(rocm_lines):
+        tee = "sudo tee" if n == 0 else "sudo tee -a"
+        register.append(f'echo "{line}" | {tee} /etc/apt/sources.list.d/rocm.list')
+    register += [
+        "printf 'Package: *\\nPin: release o=repo.radeon.com\\nPin-Priority: 600\\n' "
+        "| sudo tee /etc/apt/preferences.d/rocm-pin-600 > /dev/null",
+        "sudo apt update",
+    ]
+    what = "amdgpu driver, ROCm" + (" and graphics" if "graphics_apt" in repos else "")
+    steps = [
         Step(
             "Prerequisites: kernel headers for DKMS, Python packaging tools",
             ("sudo apt update", "sudo apt install " + _words([*prereq, "python3-venv"])),
@@ -101,76 +123,97 @@ def _apt_steps(rel: dict[str, Any], row: dict[str, Any], distro_id: str) -> tupl
             ),
         ),
         Step(
-            "Register the amdgpu driver and ROCm repositories",
-            (
-                f'echo "deb {signed} {repos["amdgpu_apt"]} {suite} main" '
-                "| sudo tee /etc/apt/sources.list.d/amdgpu.list",
-                f'echo "deb {signed} {repos["rocm_apt"]} {suite} main" '
-                "| sudo tee /etc/apt/sources.list.d/rocm.list",
-                "printf 'Package: *\\nPin: release o=repo.radeon.com\\nPin-Priority: 600\\n' "
-                "| sudo tee /etc/apt/preferences.d/rocm-pin-600 > /dev/null",
-                "sudo apt update",
-            ),
-            note="Debian uses the Ubuntu 22.04 (jammy) packages, as AMD documents."
+            f"Register the {what} repositories, pinned above the distribution's packages",
+            tuple(register),
+            note=f"Debian uses the Ubuntu {suite} packages, as AMD documents."
             if distro_id == "debian"
             else None,
         ),
-        Step(
-            "Kernel driver (reboot after it)",
-            ("sudo apt install " + _words(apt["driver_packages"]),),
-        ),
-        Step("ROCm packages", ("sudo apt install " + _words(apt["rocm_packages"]),)),
+    ]
+    if "amdgpu_apt" in repos:
+        steps.append(
+            Step(
+                "Kernel driver (reboot after it)",
+                ("sudo apt install " + _words(apt["driver_packages"]),),
+            )
+        )
+    steps.append(Step("ROCm packages", ("sudo apt install " + _words(apt["rocm_packages"]),)))
+    return tuple(steps)
+
+
+def _el_version(row: dict[str, Any], distro_id: str, version_id: str) -> str:
+    """The minor release (9.6) that repo.radeon.com's el/ folders use."""
+    if "." in version_id:
+        return version_id
+    if row.get("el_version"):
+        return row["el_version"]
+    raise InputError(
+        f"--distro {distro_id}-{version_id}: give the minor release, e.g. "
+        f"{distro_id}-{version_id}.6, as in /etc/os-release VERSION_ID"
     )
 
 
-def _dnf_steps(rel: dict[str, Any], version_id: str) -> tuple[Step, ...]:
+def _dnf_steps(
+    rel: dict[str, Any], row: dict[str, Any], distro_id: str, version_id: str
+) -> tuple[Step, ...]:
     facts = data.install_facts()
     dnf, repos = facts["dnf"], rel["repositories"]
-    major = version_id.split(".")[0]
+    version = _el_version(row, distro_id, version_id)
+    major = version.split(".")[0]
+    el = version if major == "9" else major
     key = facts["key_url"]
+    fields = {"version": version, "major": major, "el": el}
 
-    def repo_file(path: str, section: str, baseurl: str) -> str:
+    def section(name: str, baseurl: str) -> str:
         return (
-            f"sudo tee {path} > /dev/null <<'EOF'\n[{section}]\nname={section}\nbaseurl={baseurl}\n"
-            f"enabled=1\npriority=50\ngpgcheck=1\ngpgkey={key}\nEOF"
+            f"[{name}]\nname={name}\nbaseurl={baseurl.format(**fields)}\n"
+            f"enabled=1\npriority=50\ngpgcheck=1\ngpgkey={key}"
         )
 
-    return (
+    rocm_sections = [section("rocm", repos["rocm_el"])]
+    if "graphics_el" in repos:
+        rocm_sections.append(section("amdgraphics", repos["graphics_el"]))
+    register = []
+    if "amdgpu_el" in repos:
+        register.append(
+            "sudo tee /etc/yum.repos.d/amdgpu.repo > /dev/null <<'EOF'\n"
+            + section("amdgpu", repos["amdgpu_el"])
+            + "\nEOF"
+        )
+    register.append(
+        "sudo tee /etc/yum.repos.d/rocm.repo > /dev/null <<'EOF'\n"
+        + "\n\n".join(rocm_sections)
+        + "\nEOF"
+    )
+    register.append("sudo dnf clean all")
+    crb = dnf["crb"][distro_id].format(major=major)
+    steps = [
         Step(
-            "Prerequisites: EPEL, kernel headers for DKMS, Python packaging tools",
+            "Prerequisites: EPEL, CodeReady Builder (CRB), kernel headers for DKMS, Python tools",
             (
                 "sudo dnf install " + dnf["epel"].format(major=major),
+                crb,
                 "sudo dnf install " + _words(dnf["prerequisites"]),
             ),
-            note="RHEL also needs the CodeReady Builder repository enabled for EPEL packages.",
         ),
-        Step(
-            "Register the amdgpu driver and ROCm repositories (signed; gpgcheck=1)",
-            (
-                repo_file(
-                    "/etc/yum.repos.d/amdgpu.repo",
-                    "amdgpu",
-                    repos["amdgpu_el"].format(version=version_id, major=major),
-                ),
-                repo_file(
-                    "/etc/yum.repos.d/rocm.repo",
-                    f"ROCm-{rel['release']}",
-                    repos["rocm_el"].format(major=major, version=version_id),
-                ),
-                "sudo dnf clean all",
-            ),
-        ),
-        Step(
-            "Kernel driver (reboot after it)",
-            ("sudo dnf install " + _words(dnf["driver_packages"]),),
-        ),
-        Step("ROCm packages", ("sudo dnf install " + _words(dnf["rocm_packages"]),)),
-    )
+        Step("Register the AMD repositories (signed; gpgcheck=1)", tuple(register)),
+    ]
+    if "amdgpu_el" in repos:
+        steps.append(
+            Step(
+                "Kernel driver (reboot after it)",
+                ("sudo dnf install " + _words(dnf["driver_packages"]),),
+            )
+        )
+    steps.append(Step("ROCm packages", ("sudo dnf install " + _words(dnf["rocm_packages"]),)))
+    return tuple(steps)
 
 
 def _common_steps(rel: dict[str, Any]) -> tuple[Step, ...]:
-    groups = ",".join(data.install_facts()["groups"])
-    return (
+    facts = data.install_facts()
+    groups = ",".join(facts["groups"])
+    path = facts["path"]
+    steps = [
         Step(
             "GPU access for your user (takes effect at the next login)",
             (f'sudo usermod -aG {groups} "$USER"',),
@@ -184,13 +227,38 @@ def _common_steps(rel: dict[str, Any]) -> tuple[Step, ...]:
             ),
         ),
         Step(
-            f"PyTorch built for ROCm {rel['release'].rsplit('.', 1)[0]}, in a virtual environment",
+            f"Put the ROCm tools ({path}) on PATH, now and for later shells",
             (
-                f'python3 -m venv "{VENV}"',
-                f'"{VENV}/bin/pip" install torch torchvision --index-url {rel["pytorch_index"]}',
+                f'echo \'export PATH="$PATH:{path}"\' >> "$HOME/.bashrc"',
+                f'export PATH="$PATH:{path}"',
             ),
         ),
-    )
+    ]
+    indexes = rel["pytorch"]
+    if indexes:
+        best = max(indexes, key=lambda i: Version(i["torch"][-1]))
+        torch = best["torch"][-1]
+        steps.append(
+            Step(
+                f"PyTorch {torch} built for ROCm {rel['line']}, in a virtual environment",
+                (
+                    f'python3 -m venv "{VENV}"',
+                    f'"{VENV}/bin/pip" install torch=={torch} torchvision '
+                    f"--index-url {best['index']}",
+                ),
+                note=f"That index serves torch {', '.join(best['torch'])}.",
+            )
+        )
+    else:
+        steps.append(
+            Step(
+                f"PyTorch: no published wheel index for ROCm {rel['line']} is known",
+                (),
+                note="PyTorch's previous-versions page lists no stable build for this release; "
+                "see AMD's PyTorch installation page or build from source.",
+            )
+        )
+    return tuple(steps)
 
 
 def _words(items: list[str]) -> str:

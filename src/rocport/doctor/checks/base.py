@@ -16,6 +16,8 @@ class Check:
     group: str
     title: str
     func: Callable[[Context, Check], CheckResult]
+    #: ids of checks whose failure makes this one meaningless (it is then skipped)
+    needs: tuple[str, ...] = ()
 
     def __call__(self, ctx: Context) -> CheckResult:
         return self.func(ctx, self)
@@ -26,9 +28,11 @@ class Check:
         return CheckResult(self.id, self.group, self.title, status, found, fix, details)
 
 
-def check(id: str, group: str, title: str) -> Callable[[Callable[..., CheckResult]], Check]:
+def check(
+    id: str, group: str, title: str, *, needs: tuple[str, ...] = ()
+) -> Callable[[Callable[..., CheckResult]], Check]:
     def wrap(func: Callable[..., CheckResult]) -> Check:
-        return Check(id, group, title, func)
+        return Check(id, group, title, func, needs)
 
     return wrap
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from packaging.version import Version
+
 from rocport.doctor import data
 from rocport.doctor.checks.base import Check, check
 from rocport.doctor.context import Context
@@ -9,7 +11,15 @@ from rocport.doctor.model import CheckResult, Status
 
 
 def _pip(ctx: Context) -> str:
-    index = ctx.release_data["pytorch_index"]
+    """The reinstall command, from a wheel index that serves this release (if one is known)."""
+    indexes = ctx.release_data["pytorch"]
+    if not indexes:
+        return (
+            f"No PyTorch wheel index is published for ROCm {ctx.release}; build PyTorch from "
+            f"source, or use a release that has one (rocport install-plan --rocm "
+            f"{ctx.release} lists what is known)."
+        )
+    index = max(indexes, key=lambda i: Version(i["torch"][-1]))["index"]
     python = ctx.torch.get("executable") or ("python3" if ctx.host.offline else ctx.python)
     return f"{python} -m pip install --force-reinstall torch torchvision --index-url {index}"
 

@@ -3,20 +3,49 @@
 from __future__ import annotations
 
 import os
+import re
 
 from rocport.doctor import data
 from rocport.doctor.checks.base import Check, check
 from rocport.doctor.context import Context
 from rocport.doctor.model import CheckResult, Status
 
+#: udev rules that open the GPU nodes to every user (AMD's documented alternative to groups)
+_OPEN_RULE = re.compile(r'KERNEL=="(kfd|renderD\*)"[^\n]*MODE="0?666"')
+UDEV_DIRS = ("/etc/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d")
 
-@check("perm.groups", "permissions", "User in the render and video groups")
+
+def udev_grants(ctx: Context) -> list[str]:
+    """udev rule files that give every user read/write access to /dev/kfd and render nodes."""
+    found = []
+    for folder in UDEV_DIRS:
+        for path in ctx.host.glob(f"{folder}/*.rules"):
+            text = ctx.host.read_text(path) or ""
+            kinds = {m[1] for m in _OPEN_RULE.finditer(text)}
+            if kinds:
+                found.append((path, kinds))
+    covered = set().union(*(k for _, k in found)) if found else set()
+    return [p for p, _ in found] if {"kfd", "renderD*"} <= covered else []
+
+
+@check("perm.groups", "permissions", "User in the render and video groups (or udev rules)")
 def perm_groups(ctx: Context, c: Check) -> CheckResult:
     ident = ctx.identity
     wanted = data.install_facts()["groups"]
+    if not ctx.amd_host:
+        return c.result(Status.SKIP, "no AMD GPU on this host: the ROCm groups do not matter")
     if ident is None:
         return c.result(Status.WARN, "cannot run `id`", "Check with `id` by hand.")
     user = ident.user
+    rules = udev_grants(ctx)
+    if rules and ident.uid != 0:
+        return c.result(
+            Status.PASS,
+            f"udev rules give every user access to /dev/kfd and /dev/dri/renderD*: "
+            f"{', '.join(rules)}",
+            user=user,
+            udev_rules=rules,
+        )
     if ident.uid == 0:
         return c.result(
             Status.PASS,
@@ -58,7 +87,12 @@ def perm_groups(ctx: Context, c: Check) -> CheckResult:
     return c.result(Status.PASS, f"{user} is in {', '.join(existing)}{note}", **details)
 
 
-@check("perm.devices", "permissions", "GPU device nodes /dev/kfd and /dev/dri/renderD*")
+@check(
+    "perm.devices",
+    "permissions",
+    "GPU device nodes /dev/kfd and /dev/dri/renderD*",
+    needs=("driver.amdgpu",),
+)
 def perm_devices(ctx: Context, c: Check) -> CheckResult:
     kfd = ctx.host.exists("/dev/kfd")
     renders = ctx.host.glob("/dev/dri/renderD*")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from rocport.doctor import data
 from rocport.doctor.checks.base import Check, check, gib
@@ -12,31 +12,9 @@ from rocport.doctor.context import Context
 from rocport.doctor.model import CheckResult, Status
 
 
-def installed_rocm(ctx: Context) -> tuple[str | None, str | None]:
-    """(version, where) from /opt/rocm/.info/version, else the newest /opt/rocm-X.Y.Z."""
-    text = ctx.host.read_text("/opt/rocm/.info/version")
-    if text and text.strip():
-        return text.strip(), "/opt/rocm/.info/version"
-    versions = []
-    for path in ctx.host.glob("/opt/rocm-*"):
-        try:
-            versions.append((Version(path.rsplit("-", 1)[-1]), path))
-        except InvalidVersion:
-            continue
-    if versions:
-        version, path = max(versions)
-        return str(version), path
-    return None, None
-
-
-def _major_minor(text: str) -> str | None:
-    match = re.match(r"(\d+)\.(\d+)", text)
-    return f"{match[1]}.{match[2]}" if match else None
-
-
 @check("rocm.version", "rocm", "ROCm release installed")
 def rocm_version(ctx: Context, c: Check) -> CheckResult:
-    version, where = installed_rocm(ctx)
+    version, where = ctx.installed_rocm
     plan = f"rocport install-plan --rocm {ctx.release}"
     if version is None:
         hip = ctx.host.run("hipconfig-version", ["hipconfig", "--version"])
@@ -48,13 +26,24 @@ def rocm_version(ctx: Context, c: Check) -> CheckResult:
                 f"Install an AMD ROCm release for the full stack: {plan}",
                 hip_version=hip.stdout.strip(),
             )
-        return c.result(Status.FAIL, "ROCm is not installed (no /opt/rocm, no hipconfig)", plan)
-    details = {"version": version, "source": where}
-    if _major_minor(version) != ctx.release:
+        status = Status.FAIL if ctx.amd_host else Status.WARN
+        return c.result(status, "ROCm is not installed (no /opt/rocm, no hipconfig)", plan)
+    details = {"version": version, "source": where, "matrix": ctx.release}
+    installed = data.release_of(version)
+    if installed is None:
+        near = ", ".join(data.nearest(Version(version.split("-")[0])))
+        return c.result(
+            Status.WARN,
+            f"ROCm {version} installed ({where}), a release the data lacks; judged against the "
+            f"ROCm {ctx.release} matrix (nearest known: {near})",
+            f"Pick the matrix explicitly: rocport doctor --rocm <one of {near}>",
+            **details,
+        )
+    if installed != ctx.release:
         return c.result(
             Status.WARN,
             f"ROCm {version} installed ({where}); checking against the ROCm {ctx.release} matrix",
-            f"Re-run with `rocport doctor --rocm {_major_minor(version)}`, or upgrade: {plan}",
+            f"Re-run with `rocport doctor --rocm {installed}`, or upgrade: {plan}",
             **details,
         )
     return c.result(Status.PASS, f"ROCm {version} ({where})", **details)
@@ -65,7 +54,7 @@ def rocm_hip(ctx: Context, c: Check) -> CheckResult:
     version = ctx.host.run("hipconfig-version", ["hipconfig", "--version"])
     if version.status == "missing":
         return c.result(
-            Status.FAIL,
+            Status.FAIL if ctx.amd_host else Status.WARN,
             "hipconfig not installed (no HIP SDK)",
             "sudo apt install rocm-hip-sdk  # or: sudo dnf install rocm-hip-sdk",
         )
@@ -91,7 +80,7 @@ _KFD_DENIED = re.compile(
 )
 
 
-@check("rocm.agents", "rocm", "GPU agents reported by rocminfo")
+@check("rocm.agents", "rocm", "GPU agents reported by rocminfo", needs=("driver.amdgpu",))
 def rocm_agents(ctx: Context, c: Check) -> CheckResult:
     probe, report = ctx.rocminfo_probe, ctx.rocminfo
     if probe.status == "missing" or report is None:
@@ -152,6 +141,12 @@ def rocm_gpu_support(ctx: Context, c: Check) -> CheckResult:
     if not targets:
         return c.result(Status.SKIP, "no AMD GPU detected")
     supported = data.supported_targets(ctx.release)
+    if not supported:
+        return c.result(
+            Status.SKIP,
+            f"AMD's gfx target list for ROCm {ctx.release} is not in the data",
+            source=ctx.release_data["sources"]["matrix"],
+        )
     unsupported = sorted({(gfx, name) for gfx, name in targets if gfx not in supported})
     seen = ", ".join(sorted({f"{name} ({gfx})" for gfx, name in targets}))
     if unsupported:
@@ -162,12 +157,12 @@ def rocm_gpu_support(ctx: Context, c: Check) -> CheckResult:
             "Prebuilt ROCm libraries may lack code for this target; see the frameworks checks "
             "for HSA_OVERRIDE_GFX_VERSION advice.",
             supported=sorted(supported),
-            source=data.load("gpus.json")["sources"]["supported"],
+            source=ctx.release_data["sources"]["matrix"],
         )
     return c.result(Status.PASS, f"supported by ROCm {ctx.release}: {seen}")
 
 
-@check("rocm.smi", "rocm", "GPU telemetry (rocm-smi / amd-smi)")
+@check("rocm.smi", "rocm", "GPU telemetry (rocm-smi / amd-smi)", needs=("driver.amdgpu",))
 def rocm_smi(ctx: Context, c: Check) -> CheckResult:
     smi = ctx.smi
     if smi is None:

@@ -13,6 +13,23 @@ def _supported_labels(ctx: Context) -> str:
     return ", ".join(row["label"] for row in ctx.release_data["os"])
 
 
+def gpu_os_limits(ctx: Context, row: dict) -> tuple[list[str], list[str], str] | None:
+    """(GPUs, allowed OS labels, AMD's sentence) when a per-GPU OS limit excludes this OS."""
+    names = {name for _, name in ctx.gfx_targets if name}
+    for limit in ctx.release_data.get("gpu_os_limits", []):
+        hit = sorted(
+            n for n in names if any(n == g or n.startswith(g + " ") for g in limit["gpus"])
+        )
+        if hit and not any(_same_os(label, row) for label in limit["os"]):
+            return hit, limit["os"], limit["text"]
+    return None
+
+
+def _same_os(label: str, row: dict) -> bool:
+    """Whether AMD's label (``"Ubuntu 24.04.3"``, ``"RHEL 9.6"``) names the matrix row."""
+    return label == row["label"] or label.startswith(row["label"] + ".")
+
+
 @check("os.supported", "system", "Operating system in the ROCm support matrix")
 def os_supported(ctx: Context, c: Check) -> CheckResult:
     osr = ctx.os_release
@@ -32,6 +49,18 @@ def os_supported(ctx: Context, c: Check) -> CheckResult:
             f"{name} is not in the ROCm {release} support matrix",
             f"Use one of: {_supported_labels(ctx)} (AMD does not validate others).",
             **details,
+            source=ctx.release_data["sources"]["os"],
+        )
+    limited = gpu_os_limits(ctx, row)
+    if limited:
+        gpus, allowed, text = limited
+        return c.result(
+            Status.WARN,
+            f"{name} is in the ROCm {release} matrix, but not for {', '.join(gpus)}: "
+            f"AMD supports it only on {', '.join(allowed)}",
+            f"Use {' or '.join(allowed)} for this GPU.",
+            **details,
+            limit=text,
             source=ctx.release_data["sources"]["os"],
         )
     note = f" ({row['note']})" if row.get("note") else ""
@@ -55,6 +84,14 @@ def os_kernel(ctx: Context, c: Check) -> CheckResult:
             Status.SKIP,
             f"kernel {release}; no validated kernels known for this OS",
             release=release,
+        )
+    if not row.get("kernels"):
+        return c.result(
+            Status.SKIP,
+            f"kernel {release}; AMD's kernel list for {row['label']} in ROCm {ctx.release} "
+            "is not in the data",
+            release=release,
+            source=ctx.release_data["sources"]["os"],
         )
     if series in row["kernels"]:
         return c.result(

@@ -298,29 +298,33 @@ def driver_folder(cell: str | None, release: str) -> str | None:
 
 
 def build_os(cells, kernels, suites, minors) -> list[dict]:
-    rows, seen = [], set()
+    """Matrix rows by os-release (ID, VERSION_ID); Ubuntu point releases merge into one row."""
+    rows: dict[tuple[str, str], dict] = {}
     for cell in cells:
         for os_id, version, label in expand_os(cell):
             key = os_key(os_id, version)
-            if key in seen:
-                continue
-            seen.add(key)
-            row = {"id": key[0], "version": key[1], "label": label}
-            facts = kernels.get(label) or kernels.get((os_id, version)) or kernels.get(key)
+            row = rows.setdefault(key, {"id": key[0], "version": key[1], "label": label})
+            facts = kernels.get(label) or kernels.get((os_id, version))
+            if facts is None and label == row["label"]:
+                facts = kernels.get(key)
             if facts:
-                row["kernel_text"] = facts["kernel"]
-                row["kernels"] = kernel_series(facts["kernel"])
-                if facts.get("glibc"):
+                texts = [row["kernel_text"]] if "kernel_text" in row else []
+                if label != row["label"]:
+                    texts.append(f"{label}: {facts['kernel']}")
+                else:
+                    texts.insert(0, facts["kernel"])
+                row["kernel_text"] = "; ".join(texts)
+                series = row.get("kernels", []) + kernel_series(facts["kernel"])
+                row["kernels"] = list(dict.fromkeys(series))
+                if facts.get("glibc") and "glibc" not in row:
                     row["glibc"] = facts["glibc"]
-            suite = suites.get(key)
-            if suite:
-                row["suite"] = suite
+            if key in suites:
+                row["suite"] = suites[key]
             if os_id in ("rocky", "ol") and "." not in key[1]:
                 minor = [m for m in minors.get(os_id, []) if m.split(".")[0] == key[1]]
                 if minor:
                     row["el_version"] = minor[0]
-            rows.append(row)
-    return rows
+    return list(rows.values())
 
 
 def conf_lists(text: str) -> dict[str, object]:

@@ -29,6 +29,7 @@ _CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*\Z")
+_DUNDER = re.compile(r"__\w+__\Z")  # an attribute macro such as __device_builtin__
 
 #: Identifiers followed by ``(`` that are attributes or operators, never the declared function.
 _NOT_FUNCTION = frozenset(
@@ -114,6 +115,12 @@ class Decl:
     params: tuple[str, ...] | None = None
     deprecated: bool = False
     alias_of: str | None = None
+    #: for a function: how many trailing parameters have a default argument
+    defaults: int = 0
+    #: for ``typedef struct X* Y``: ``X``
+    pointer_to: str | None = None
+    #: further declarations of an overloaded function: (params, defaults) each
+    overloads: tuple[tuple[tuple[str, ...], int], ...] = ()
 
 
 @dataclass(slots=True)
@@ -159,27 +166,42 @@ class HeaderScanner:
     def _code_lines(self, text: str, header: str) -> list[str]:
         """Drop directives (recording macros) and ``#if 0`` blocks; return the code lines."""
         out: list[str] = []
-        skip_depth = 0  # > 0 while inside #if 0
+        skip_depth = 0  # > 0 while inside #if 0 (or a skipped alternative branch)
         depth = 0
+        braces = 0  # net "{" minus "}" of the code lines kept so far
+        #: per open #if: the brace count at its start, and whether its first branch was
+        #: unbalanced (then the other branches are alternatives of the same opening text:
+        #: "#if A  x = {  #else  static x = {  #endif" - reading both would open two scopes)
+        groups: list[list] = []
         for line in _logical_lines(_strip(text)):
             s = line.lstrip()
             if not s.startswith("#"):
                 if not skip_depth:
                     out.append(line)
+                    braces += line.count("{") - line.count("}")
                 continue
             m = _IF.match(s)
             if m:
                 word, rest = m.group(1), m.group(2).strip()
                 if word.startswith("if"):
                     depth += 1
+                    groups.append([braces, None])
                     if not skip_depth and word == "if" and rest in ("0", "(0)"):
                         skip_depth = depth
                 elif word == "endif":
                     if skip_depth == depth:
                         skip_depth = 0
                     depth -= 1
-                elif skip_depth == depth:  # #else / #elif of an #if 0
-                    skip_depth = 0
+                    if groups:
+                        groups.pop()
+                elif skip_depth == depth and groups and groups[-1][1] is None:
+                    skip_depth = 0  # #else / #elif of an #if 0
+                elif groups and not skip_depth:
+                    start, unbalanced = groups[-1]
+                    if unbalanced is None:
+                        unbalanced = groups[-1][1] = braces != start
+                    if unbalanced:
+                        skip_depth = depth
                 continue
             if skip_depth:
                 continue
@@ -221,6 +243,10 @@ class HeaderScanner:
         old = self.decls.get(name)
         if old is None or (old.kind == "macro" and decl.kind != "macro"):
             self.decls[name] = decl
+        elif old.kind == decl.kind == "function" and decl.params is not None:
+            sig = (decl.params, decl.defaults)
+            if sig != (old.params, old.defaults) and sig not in old.overloads:
+                old.overloads = (*old.overloads, sig)
 
     def _expand_calls(self, tokens: list[str]) -> list[str]:
         """Expand declaration macros: substitute the arguments, paste ``##``."""
@@ -415,10 +441,16 @@ class HeaderScanner:
         i = body.index(fn)
         if i > 0 and body[i - 1] in ("::", "~", "."):  # out-of-line member definition
             return
-        params = _params(body, i + 1)
+        params, defaults = _params(body, i + 1)
         self._add(
             qual(fn, path),
-            Decl("function", header, params=params, deprecated=self._deprecated(body)),
+            Decl(
+                "function",
+                header,
+                params=params,
+                deprecated=self._deprecated(body),
+                defaults=defaults,
+            ),
         )
 
     def _statement(self, stmt: list[str], path: str, header: str, qual) -> None:
@@ -435,13 +467,29 @@ class HeaderScanner:
                 and body[3] != "{}"
             ):
                 # "typedef struct hipArray* hipArray_t;" declares the tag too ([basic.scope.pdecl])
-                self._add(qual(body[2], path), Decl("type", header))
+                self._add(
+                    qual(body[2], path), Decl("enum" if body[1] == "enum" else "type", header)
+                )
             names = _typedef_names(body, self.attr_macros | self.empty_macros)
-            target = body[1] if len(body) == 3 and _IDENT.match(body[1]) else None
+            skip = self.attr_macros | self.empty_macros
+            plain = [
+                t
+                for t in body[1:-1]
+                if t not in _TAG_KEYWORDS and t not in skip and not _DUNDER.match(t)
+            ]
+            target = plain[0] if len(plain) == 1 and _IDENT.match(plain[0]) else None
+            # "typedef struct ihipEvent_t* hipEvent_t;": a pointer to one named type
+            pointee = plain[0] if plain[1:] == ["*"] and _IDENT.match(plain[0]) else None
             for name in names:
                 self._add(
                     qual(name, path),
-                    Decl("type", header, deprecated=self._deprecated(body), alias_of=target),
+                    Decl(
+                        "type",
+                        header,
+                        deprecated=self._deprecated(body),
+                        alias_of=target,
+                        pointer_to=pointee,
+                    ),
                 )
             return
         if body[0] == "using":
@@ -520,7 +568,9 @@ def _function_name(body: list[str]) -> str | None:
     return None
 
 
-def _params(body: list[str], start: int) -> tuple[str, ...]:
+def _params(body: list[str], start: int) -> tuple[tuple[str, ...], int]:
+    """Parameter types of the list opening at ``body[start]``, and how many trailing ones
+    have a default argument."""
     depth, cur, out = 0, [], []
     for t in body[start:]:
         if t in "(<[":
@@ -538,9 +588,13 @@ def _params(body: list[str], start: int) -> tuple[str, ...]:
             cur.append(t)
     out.append(cur)
     types = []
+    defaults = 0
     for p in out:
         if "=" in p:
             p = p[: p.index("=")]
+            defaults += 1
+        elif p:
+            defaults = 0
         cut = next(
             (k for k in range(1, len(p) - 1) if _IDENT.match(p[k]) and p[k + 1] == "("), None
         )
@@ -554,8 +608,8 @@ def _params(body: list[str], start: int) -> tuple[str, ...]:
         if p:
             types.append(" ".join(p))
     if types == ["void"]:
-        return ()
-    return tuple(types)
+        return (), 0
+    return tuple(types), min(defaults, len(types))
 
 
 def _tag_name(body: list[str], tag: str) -> str | None:
@@ -684,5 +738,7 @@ def scan_headers(
     for name, target in scanner.aliases.items():
         if target not in decls and name in decls and decls[name].kind != "macro":
             d = decls[name]
-            decls[target] = Decl(d.kind, d.header, d.params, d.deprecated)
+            decls[target] = Decl(
+                d.kind, d.header, d.params, d.deprecated, defaults=d.defaults, overloads=d.overloads
+            )
     return decls

@@ -27,15 +27,35 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_mapping as gen  # noqa: E402
+import signatures  # noqa: E402
 
 KINDS = {"function", "type", "enum", "enumerator", "macro", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "deprecated"}
 TRANSFORMS = {"drop_first_arg", "assign_through_pointer"}
 #: transforms whose entries need no hip name (the call becomes plain code)
 HIPLESS_TRANSFORMS = {"assign_through_pointer"}
-ENTRY_KEYS = {"hip", "kind", "status", "since", "header", "note", "older", "transform", "source"}
+ENTRY_KEYS = {
+    "hip",
+    "kind",
+    "status",
+    "since",
+    "header",
+    "note",
+    "older",
+    "transform",
+    "source",
+    "signature",
+    "arity",
+}
 VERSION = re.compile(r"\d+\.\d+\Z")
-META = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
+META = {
+    "includes.json",
+    "prefixes.json",
+    "releases.json",
+    "reference_decls.json",
+    "hipify_tables.json",
+    "cuda_signatures.json",
+}
 
 
 def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:
@@ -94,7 +114,73 @@ def declared(decls: dict, hip: str, kind: str) -> bool:
     return hip in decls
 
 
-def check_family(name: str, doc: dict, releases: list[gen.Release], problems: list[str]) -> int:
+class Signatures:
+    """The signature check: every supported function mapping's CUDA declaration (from
+    cuda_signatures.json) against its HIP declaration in each verified release."""
+
+    def __init__(self, data: Path, base: dict[str, dict]) -> None:
+        path = data / gen.CUDA_SIGNATURES
+        doc = load(path if path.is_file() else gen.DATA / gen.CUDA_SIGNATURES)
+        self.cuda = {k: gen.cuda_decl(v) for k, v in doc["functions"].items()}
+        self.base = base
+        self.checked = self.explained = self.unchecked = 0
+
+    def systems(self, entries: dict) -> dict[str, gen.TypeSystem]:
+        table = {**self.base, **entries}
+
+        def rename(tok: str) -> str:
+            e = table.get(tok)
+            return e["hip"] if e and "hip" in e and e.get("kind") != "function" else tok
+
+        return gen.type_systems(rename, dict.fromkeys(table))
+
+    def check(
+        self, name: str, cuda: str, e: dict, rel: gen.Release, systems, problems: list[str]
+    ) -> None:
+        cdecl = self.cuda.get(cuda)
+        if cdecl is None:
+            self.unchecked += 1  # no CUDA 13 declaration: a legacy name or an override's
+            return
+        per = {rel.version: gen.release_decls(rel.version)}
+        forms = {len(p) for p, _ in signatures.signatures(cdecl)}
+        arity = {int(k): v for k, v in e.get("arity", {}).items()}
+        for n, alt in arity.items():
+            if n not in forms:
+                problems.append(f"{name}: {cuda}: arity {n} -> {alt}, but no CUDA form has {n}")
+                continue
+            some, why = gen.signature_problem(_forms(cdecl, {n}), alt, per, systems)
+            if why:
+                problems.append(f"{name}: {cuda}: {n} arguments -> {alt}: {why}")
+        rest = _forms(cdecl, forms - set(arity)) if arity else cdecl
+        self.checked += 1
+        some, why = gen.signature_problem(rest, e["hip"], per, systems)
+        if why is None:
+            return
+        if e.get("signature"):
+            self.explained += 1
+            return
+        what = "some CUDA forms do not compile" if some else "no CUDA form compiles"
+        problems.append(
+            f"{name}: {cuda} -> {e['hip']}: {what} ({why}), and no 'signature' says why"
+        )
+
+
+def _forms(decl, arities: set[int]):
+    """``decl`` restricted to its forms of these lengths."""
+    sigs = [s for s in signatures.signatures(decl) if len(s[0]) in arities]
+    if not sigs:
+        return None
+    (params, defaults), *more = sigs
+    return gen.Decl("function", "", params, defaults=defaults, overloads=tuple(more))
+
+
+def check_family(
+    name: str,
+    doc: dict,
+    releases: list[gen.Release],
+    problems: list[str],
+    sigs: Signatures | None = None,
+) -> int:
     for key in ("schema", "family", "title", "source", "verified_releases", "entries"):
         if key not in doc:
             problems.append(f"{name}: missing {key!r}")
@@ -123,6 +209,7 @@ def check_family(name: str, doc: dict, releases: list[gen.Release], problems: li
                         f"{name}: {cuda}: {e['hip']} not declared by "
                         f"{refs[doc['reference']]['path']}"
                     )
+    systems = sigs.systems(doc["entries"] if doc.get("replaces") else {}) if sigs else None
     for rel in releases:
         if rel.version not in doc["verified_releases"]:
             continue
@@ -149,6 +236,16 @@ def check_family(name: str, doc: dict, releases: list[gen.Release], problems: li
                     f"{name}: {cuda}: {hip} not declared in ROCm {rel.version} "
                     f"({rel.root_label}) though since={since}"
                 )
+                continue
+            if sigs is not None and e["kind"] == "function":
+                sigs.check(name, cuda, e, rel, systems, problems)
+            if cuda.endswith("_st") and e["kind"] == "type":
+                d = gen.release_decls(rel.version).get(hip)
+                if d is not None and d.pointer_to:
+                    problems.append(
+                        f"{name}: {cuda}: a struct tag mapped to {hip}, a pointer typedef "
+                        f"(typedef {d.pointer_to}*)"
+                    )
             elif (
                 e.get("header")
                 and rel.version == doc["verified_releases"][-1]
@@ -219,6 +316,14 @@ def main(argv: list[str] | None = None) -> int:
     problems: list[str] = []
     owner: dict[str, str] = {}
     counts: dict[str, int] = {}
+    base: dict[str, dict] = {}
+    for path in sorted(args.data.glob("*.json")):
+        if path.name not in META:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if not doc.get("replaces"):
+                for k, v in doc.get("entries", {}).items():
+                    base.setdefault(k, v)
+    sigs = Signatures(args.data, base)
     for path in sorted(args.data.glob("*.json")):
         try:
             doc = load(path)
@@ -236,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
             if doc.get("schema") != 1 or not doc.get("source"):
                 problems.append(f"{path.name}: schema must be 1 and source non-empty")
             continue
-        counts[path.name] = check_family(path.name, doc, releases, problems)
+        counts[path.name] = check_family(path.name, doc, releases, problems, sigs)
         if doc.get("replaces"):
             continue
         for cuda in doc.get("entries", {}):
@@ -249,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     versions = ", ".join(r.version for r in releases)
     print(
         f"check_mapping: {total} (name, release) pairs checked against ROCm {versions}; "
+        f"signatures: {sigs.checked} compared ({sigs.explained} with a 'signature' note), "
+        f"{sigs.unchecked} without a CUDA {gen.CUDA_VERSION} declaration; "
         f"{len(problems)} problem(s)"
     )
     return 1 if problems else 0

@@ -20,6 +20,7 @@ Deterministic: the same headers give byte-identical files.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import json
 import re
@@ -33,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cdecls import Decl, scan_headers  # noqa: E402
+from signatures import TypeSystem, mismatch  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "src" / "rocport" / "port" / "data"
@@ -113,7 +115,7 @@ def hip_decls(version: str, set_name: str) -> dict[str, Decl]:
     if set_name == "hip" and decls:
         for clang_inc in sorted(rel.root.parent.glob("lib/llvm-*/lib/clang/*/include")):
             for name, d in scan_headers(clang_inc, list(CLANG_HIP_HEADERS)).items():
-                decls.setdefault(name, Decl(d.kind, "hip/hip_runtime.h", d.params, d.deprecated))
+                decls.setdefault(name, dataclasses.replace(d, header="hip/hip_runtime.h"))
     return decls
 
 
@@ -173,6 +175,9 @@ DRIVER_PREFIXES = (
 
 def driver_rule(name: str) -> Iterable[str]:
     base = re.sub(r"(_v\d+)?(_st|_enum|_union)?(_v\d+)?$", "", name)
+    versioned = re.fullmatch(r"cu([A-Z]\w*_v\d+)", name)
+    if versioned:  # cuStreamGetCaptureInfo_v2 -> hipStreamGetCaptureInfo_v2 (same parameters)
+        yield "hip" + versioned.group(1)
     if re.match(r"cu[A-Z]", base):
         yield "hip" + base[2:]
         yield "hipDrv" + base[2:]
@@ -567,6 +572,70 @@ def reference_decls(mirrors: Path | None) -> dict:
     return out
 
 
+# -- HIPIFY's tables (names CUDA 13 no longer declares, and AMD's choice of HIP name) ---------
+HIPIFY_REPO = "ROCm/HIPIFY"
+#: HIPIFY docs/tables/<stem>.md -> the family whose CUDA names it lists
+HIPIFY_TABLES = {
+    "CUDA_Runtime_API_functions_supported_by_HIP": "runtime",
+    "CUDA_Driver_API_functions_supported_by_HIP": "driver",
+    "CUDA_Device_API_supported_by_HIP": "device",
+    "CUBLAS_API_supported_by_HIP": "cublas",
+    "CUSPARSE_API_supported_by_HIP": "cusparse",
+    "CURAND_API_supported_by_HIP": "curand",
+    "CUFFT_API_supported_by_HIP": "cufft",
+    "CUSOLVER_API_supported_by_HIP": "cusolver",
+    "CUDA_RTC_API_supported_by_HIP": "nvrtc",
+    "cuComplex_API_supported_by_HIP": "types",
+}
+HIPIFY_FILE = DATA / "hipify_tables.json"
+_HIPIFY_ROW = re.compile(
+    r"^\|`(\w+)`\|([^|]*)\|([^|]*)\|([^|]*)\|([^|]*)\|(?:`(\w+)`)?\|([^|]*)\|([^|]*)\|"
+)
+
+
+def hipify_tables(mirror: Path | None) -> dict:
+    """HIPIFY's CUDA -> HIP tables: read from a git mirror of ROCm/HIPIFY when given, else the
+    committed data/hipify_tables.json. Each row: family, CUDA name, HIP name (or null), the CUDA
+    release that deprecated / removed the name."""
+    if mirror is None:
+        return json.loads(HIPIFY_FILE.read_text(encoding="utf-8"))
+    import subprocess  # noqa: PLC0415
+
+    git = ["git", f"--git-dir={mirror}"]
+    commit = subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    rows: dict[str, dict[str, dict]] = {}
+    for stem, family in HIPIFY_TABLES.items():
+        text = subprocess.run(
+            [*git, "show", f"HEAD:docs/tables/{stem}.md"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        for line in text.splitlines():
+            m = _HIPIFY_ROW.match(line)
+            if not m:
+                continue
+            cuda, _added, deprecated, _changed, removed, hip = m.groups()[:6]
+            row: dict = {"hip": hip}
+            if deprecated.strip():
+                row["cuda_deprecated"] = deprecated.strip()
+            if removed.strip():
+                row["cuda_removed"] = removed.strip()
+            rows.setdefault(family, {}).setdefault(cuda, row)
+    return {
+        "schema": 1,
+        "source": f"CUDA -> HIP rows of {HIPIFY_REPO} docs/tables/*.md at {commit} (AMD's "
+        "HIPIFY documentation), read by scripts/gen_mapping.py --hipify; used for CUDA names that "
+        "the CUDA 13 headers no longer declare, and to prefer AMD's current HIP name where the "
+        "rules find a deprecated one",
+        "repo": HIPIFY_REPO,
+        "commit": commit,
+        "tables": {f: {k: rows[f][k] for k in sorted(rows[f])} for f in sorted(rows)},
+    }
+
+
 # -- overrides ------------------------------------------------------------------------------
 def load_overrides() -> dict[tuple[str, str], dict]:
     raw = tomllib.loads((DATA / "overrides.toml").read_text(encoding="utf-8"))
@@ -588,6 +657,11 @@ class Result:
     entries: dict[str, dict] = field(default_factory=dict)
     verified: list[str] = field(default_factory=list)
     cuda_seen: int = 0
+    #: CUDA declarations of the family's names, its HIP declarations per release, and per
+    #: CUDA function every HIP name the rules accept (for the signature pass)
+    cuda: dict[str, Decl] = field(default_factory=dict)
+    per: dict[str, dict[str, Decl]] = field(default_factory=dict)
+    candidates: dict[str, list[str]] = field(default_factory=dict)
 
 
 def available(fam: Family) -> list[str]:
@@ -663,13 +737,51 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict, refs: 
     per, normed = hip_index(fam, res.verified)
     ref_names = set(refs["references"][fam.reference]["names"]) if fam.reference else set()
     names = cuda_names(fam, roots)
+    # a variant family (rocBLAS) takes the same CUDA names, but not hipBLAS's HIP names
+    legacy_rows = HIPIFY_ROWS.get(fam.replaces or fam.name, {})
+    hipify = {} if fam.replaces else legacy_rows
+    legacy = set()
+    sel = re.compile(fam.select + r"\Z")
+    exc = re.compile(fam.exclude + r"\Z") if fam.exclude else None
+    for cname in sorted(legacy_rows):  # names CUDA 13 no longer declares (cudaThreadSynchronize)
+        if cname in names or cname in ALL_CUDA_NAMES or not sel.match(cname):
+            continue
+        if not (exc and exc.match(cname)):
+            hip = legacy_rows[cname].get("hip")
+            names[cname] = Decl(_legacy_kind(cname, hip, release_decls_of(res.verified)), "HIPIFY")
+            legacy.add(cname)
     for (ofam, cname), row in overrides.items():
         if ofam == fam.name and cname not in names:
             names[cname] = Decl(row.get("kind", "function"), "overrides.toml")
     res.cuda_seen = len(names)
+    res.cuda, res.per = names, per
 
     def declared(hip: str) -> list[str]:
         return [v for v in res.verified if hip in per[v]]
+
+    def fits(cname: str, cdecl: Decl, cand: str) -> bool:
+        if not declared(cand):
+            return False
+        if cand == cname:
+            return fam.name in _IDENTITY_OK
+        return compatible(cdecl.kind, first_decl(per, cand).kind)
+
+    def amd_choice(cname: str, cdecl: Decl, hip: str | None) -> str | None:
+        """HIPIFY's HIP name where it differs from the rules' and the headers declare it
+        wherever they declare the rules' name (cudaFreeHost -> hipHostFree, not hipFreeHost)."""
+        cand = hipify.get(cname, {}).get("hip")
+        if not cand or cand == hip or not fits(cname, cdecl, cand):
+            return None
+        if hip is not None and not set(declared(hip)) <= set(declared(cand)):
+            return None
+        if hip is not None and (
+            cdecl.kind in ("type", "alias", "enum")
+            or first_decl(per, cand).header != first_decl(per, hip).header
+        ):
+            return None  # types, and names from another HIP library, stay with the rules
+        if first_decl(per, cand).deprecated and hip is not None:
+            return None
+        return cand
 
     def rename_token(tok: str) -> str:
         e = res.entries.get(tok) or MAPPED.get(tok)
@@ -694,14 +806,7 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict, refs: 
             continue
         hip = None
         for rule in fam.rules:
-            for cand in rule(cname):
-                if cand == cname and fam.name not in _IDENTITY_OK:
-                    continue
-                if declared(cand) and (
-                    cand == cname or compatible(cdecl.kind, first_decl(per, cand).kind)
-                ):
-                    hip = cand
-                    break
+            hip = next((c for c in rule(cname) if fits(cname, cdecl, c)), None)
             if hip:
                 break
         if hip is None:
@@ -717,14 +822,34 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict, refs: 
                         break
         if hip is None and fam.reference:
             hip = next((c for rule in fam.rules for c in rule(cname) if c in ref_names), None)
+        if cdecl.kind == "function":
+            cands = [c for rule in fam.rules for c in rule(cname) if fits(cname, cdecl, c)]
+            extra = hipify.get(cname, {}).get("hip")
+            if extra and fits(cname, cdecl, extra):
+                cands.append(extra)
+            res.candidates[cname] = list(dict.fromkeys(cands))
+        rule_hip = hip
+        amd = amd_choice(cname, cdecl, hip)
+        if amd is not None:
+            hip = amd
         if hip is None:
             res.entries[cname] = {"kind": kind, "status": "unsupported"}
+            if cname in legacy:
+                res.entries[cname]["note"] = _legacy_note(legacy_rows[cname])
             continue
         if fam.one_to_one and cdecl.kind == "function":
             pending_one_to_one.append((cname, cdecl, hip))
             continue
         res.entries[cname] = supported_entry(hip, kind, per, res.verified)
+        if amd is not None:
+            res.entries[cname]["source"] = (
+                f"{HIPIFY_REPO} docs/tables: AMD's HIP name for {cname}"
+                + (f" (the renaming rules give {rule_hip})" if rule_hip else "")
+            )
+        if cname in legacy:
+            res.entries[cname]["note"] = _legacy_note(legacy_rows[cname])
     _map_variants(res, names)
+    _map_tags(res, names, per)
     if fam.namespace:
         cns, hns = fam.namespace
         have = [v for v in res.verified if any(k.startswith(hns + "::") for k in per[v])]
@@ -740,6 +865,36 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict, refs: 
                 "note": f"{hip} exists but its parameters differ; not a 1:1 call",
             }
     return res
+
+
+def release_decls_of(versions: list[str]) -> dict[str, dict[str, Decl]]:
+    return {v: release_decls(v) for v in versions}
+
+
+def _legacy_kind(cname: str, hip: str | None, per: dict) -> str:
+    if hip and any(hip in p for p in per.values()):
+        return _KIND_OUT.get(first_decl(per, hip).kind, first_decl(per, hip).kind)
+    if re.fullmatch(r"[A-Z0-9_]+", cname):
+        return "enumerator"
+    return "type" if cname.endswith("_t") else "function"
+
+
+def _legacy_note(row: dict) -> str:
+    when = (
+        f"removed in CUDA {row['cuda_removed']}"
+        if "cuda_removed" in row
+        else f"deprecated in CUDA {row['cuda_deprecated']}"
+        if "cuda_deprecated" in row
+        else "not declared"
+    )
+    return (
+        f"legacy CUDA name ({when}; not in the CUDA {CUDA_VERSION} headers): from HIPIFY's tables"
+    )
+
+
+#: HIPIFY's rows per family (set by build()), and every CUDA name the CUDA 13 headers declare
+HIPIFY_ROWS: dict[str, dict[str, dict]] = {}
+ALL_CUDA_NAMES: set[str] = set()
 
 
 #: spellings of one CUDA name: struct tags (_st), enum tags (_enum), versioned typedefs (_v2)
@@ -762,6 +917,35 @@ def _map_variants(res: Result, names: dict[str, Decl]) -> None:
                 res.entries[cname] = {k: v for k, v in base.items() if k != "source"}
                 res.entries[cname]["kind"] = entry["kind"]
                 break
+
+
+def _map_tags(res: Result, names: dict[str, Decl], per: dict) -> None:
+    """Struct tags map to struct tags: for ``typedef struct CUevent_st* CUevent`` mapped to
+    ``hipEvent_t`` (``typedef struct ihipEvent_t* hipEvent_t``), ``CUevent_st`` becomes
+    ``ihipEvent_t``, never the pointer typedef (``CUevent_st*`` would get one ``*`` too many)."""
+    for cname, decl in sorted(names.items()):
+        tag = decl.pointer_to
+        entry = res.entries.get(cname)
+        if not tag or tag not in res.entries or not entry or "hip" not in entry:
+            continue
+        hdecl = first_decl(per, entry["hip"])
+        if hdecl.pointer_to and any(hdecl.pointer_to in p for p in per.values()):
+            new = supported_entry(hdecl.pointer_to, "type", per, res.verified)
+            new["note"] = f"the struct behind {entry['hip']} (typedef {hdecl.pointer_to}*)"
+            res.entries[tag] = new
+    for cname, entry in res.entries.items():  # a tag still mapped to a pointer typedef
+        if "hip" in entry and cname in names and _is_tag(cname, names):
+            hdecl = first_decl(per, entry["hip"])
+            if hdecl.pointer_to:
+                res.entries[cname] = {
+                    "kind": "type",
+                    "status": "unsupported",
+                    "note": f"a struct tag; HIP's {entry['hip']} is a pointer typedef",
+                }
+
+
+def _is_tag(cname: str, names: dict[str, Decl]) -> bool:
+    return any(d.pointer_to == cname for d in names.values())
 
 
 _KIND_OUT = {"alias": "type"}
@@ -805,13 +989,176 @@ def override_entry(row: dict, kind: str, per: dict, verified: list[str]) -> dict
             entry["note"] = row["note"]
         return entry
     entry = supported_entry(row["hip"], row.get("kind", kind), per, verified)
-    for key in ("since", "header", "note", "status", "transform"):
+    for key in ("since", "header", "note", "status", "transform", "signature"):
         if key in row:
             entry[key] = row[key]
+    if "arity" in row:  # a call with this many arguments becomes a call of another HIP name
+        entry["arity"] = {str(k): v for k, v in sorted(row["arity"].items())}
     if "older" in row:
         entry["older"] = dict(sorted(row["older"].items()))
     entry["source"] = row["source"]
     return entry
+
+
+# -- signatures -----------------------------------------------------------------------------
+#: families whose CUDA names are C++ overload sets (device intrinsics, half/bf16 math, CUB,
+#: cooperative groups): one CUDA form that HIP accepts is enough
+OVERLOAD_SETS = frozenset({"device", "types", "cooperative_groups", "cub"})
+
+
+@cache
+def release_decls(version: str) -> dict[str, Decl]:
+    """Every HIP declaration of one release (all header sets), for typedef resolution."""
+    merged: dict[str, Decl] = {}
+    for set_name in HIP_SETS:
+        for k, d in hip_decls(version, set_name).items():
+            merged.setdefault(k, d)
+    return merged
+
+
+def type_systems(rename: Callable[[str], str], cuda: dict[str, Decl]) -> dict[str, TypeSystem]:
+    return {r.version: TypeSystem(rename, release_decls(r.version), cuda) for r in RELEASES}
+
+
+def signature_problem(
+    cdecl: Decl | None,
+    hip: str,
+    per: dict[str, dict[str, Decl]],
+    systems: dict[str, TypeSystem],
+    since: str | None = None,
+) -> tuple[bool, str | None]:
+    """Whether calls of the CUDA function compile as calls of ``hip`` in every verified
+    release from ``since`` on (see :func:`signatures.mismatch`), and the first form that
+    does not, with its release."""
+    if cdecl is None or cdecl.kind != "function" or cdecl.params is None:
+        return True, None
+    partial = None
+    for version in sorted(per, key=vkey):
+        if since and vkey(version) < vkey(since):
+            continue
+        hdecl = per[version].get(hip)
+        if hdecl is None or hdecl.kind != "function":
+            continue
+        some, why = mismatch(cdecl, hdecl, systems[version])
+        if not some:
+            return False, f"HIP {version}: {why}"
+        if why and partial is None:
+            partial = f"HIP {version}: {why}"
+    return True, partial
+
+
+def signature_pass(results: list[Result], overrides: dict) -> None:
+    """Compare every function mapping's CUDA and HIP declarations: a rename whose calls would
+    not compile takes another candidate that fits, or becomes unsupported with the reason; an
+    override that does not fit must say why (``signature``) or declare a rewrite."""
+    bad: list[str] = []
+    cuda_all: dict[str, Decl] = {}
+    for res in results:
+        for k, d in res.cuda.items():
+            cuda_all.setdefault(k, d)
+    base: dict[str, dict] = {}
+    for res in results:
+        if not res.family.replaces:
+            for k, v in res.entries.items():
+                base.setdefault(k, v)
+    for res in results:
+        fam = res.family
+        table = {**base, **res.entries} if fam.replaces else base
+
+        def rename(tok: str, table: dict = table) -> str:
+            e = table.get(tok)
+            return e["hip"] if e and "hip" in e and e.get("kind") != "function" else tok
+
+        systems = type_systems(rename, cuda_all)
+        for cname in sorted(res.entries):
+            entry = res.entries[cname]
+            hip = entry.get("hip")
+            cdecl = res.cuda.get(cname)
+            if not hip or entry.get("kind") != "function" or entry.get("arity"):
+                continue
+            some, why = signature_problem(cdecl, hip, res.per, systems)
+            if why is None:
+                continue
+            row = overrides.get((fam.name, cname))
+            if row is not None or some:
+                if row is not None and not row.get("signature") and not some:
+                    bad.append(f"overrides.toml: {fam.name} {cname} -> {hip} does not fit ({why})")
+                entry["signature"] = (row or {}).get("signature") or (
+                    f"some CUDA overloads have no HIP form ({why})"
+                )
+                continue
+            alt = next(
+                (
+                    c
+                    for c in res.candidates.get(cname, ())
+                    if c != hip and signature_problem(cdecl, c, res.per, systems) == (True, None)
+                ),
+                None,
+            )
+            if alt is not None:
+                res.entries[cname] = supported_entry(alt, "function", res.per, res.verified)
+                res.entries[cname]["note"] = f"{alt}, not {hip}: {hip} takes other parameters"
+            else:
+                res.entries[cname] = {
+                    "kind": "function",
+                    "status": "unsupported",
+                    "note": f"{hip} exists but its parameters differ ({why})",
+                }
+    if bad:
+        raise SystemExit(
+            "\n".join(bad) + "\ngive each row a 'signature' saying why, or an 'arity' rewrite"
+        )
+
+
+CUDA_SIGNATURES = "cuda_signatures.json"
+
+
+def dumps_signatures(results: list[Result]) -> str:
+    """The CUDA declarations of every mapped function (so that scripts/check_mapping.py can
+    compare them with the HIP headers where no CUDA toolkit is installed)."""
+    funcs: dict[str, dict] = {}
+    for res in results:
+        for cname, entry in res.entries.items():
+            d = res.cuda.get(cname)
+            if "hip" not in entry or entry.get("kind") != "function" or d is None:
+                continue
+            if d.params is None or d.header in ("HIPIFY", "overrides.toml"):
+                continue
+            row: dict = {"params": list(d.params)}
+            if d.defaults:
+                row["defaults"] = d.defaults
+            if d.overloads:
+                row["overloads"] = [[list(p), n] for p, n in d.overloads]
+            funcs.setdefault(cname, row)
+    lines = [
+        "{",
+        '  "schema": 1,',
+        '  "source": '
+        + json.dumps(
+            f"parameter types of the CUDA {CUDA_VERSION} declarations of every mapped function "
+            "(all overloads; defaults = trailing parameters with a default argument), read by "
+            "scripts/cdecls.py from the headers listed in each family file"
+        )
+        + ",",
+        '  "functions": {',
+    ]
+    items = sorted(funcs.items())
+    for i, (k, v) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        lines.append(f"    {json.dumps(k)}: {json.dumps(v, sort_keys=True)}{comma}")
+    lines += ["  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def cuda_decl(row: dict) -> Decl:
+    """A :class:`Decl` from one row of cuda_signatures.json."""
+    return Decl(
+        "function",
+        "",
+        tuple(row["params"]),
+        defaults=row.get("defaults", 0),
+        overloads=tuple((tuple(p), n) for p, n in row.get("overloads", ())),
+    )
 
 
 # -- includes -------------------------------------------------------------------------------
@@ -1114,6 +1461,7 @@ def dumps(doc: dict) -> str:
 def build(
     roots: dict[str, Path],
     mirrors: Path | None = None,
+    hipify: Path | None = None,
 ) -> tuple[dict[str, str], list[Result]]:
     overrides = load_overrides()
     known = {f.name for f in FAMILIES}
@@ -1122,6 +1470,10 @@ def build(
             raise SystemExit(f"overrides.toml: unknown family {fam_name!r} (row {cname})")
     refs = reference_decls(mirrors)
     refs_cache.update(refs)
+    tables = hipify_tables(hipify)
+    HIPIFY_ROWS.update(tables["tables"])
+    for fam in FAMILIES:
+        ALL_CUDA_NAMES.update(cuda_names(fam, roots))
     HIP_BASE_DECLS.update(hip_decls(RELEASES[-1].version, "hip"))
     results = []
     for fam in FAMILIES:
@@ -1129,6 +1481,7 @@ def build(
         if not fam.replaces:
             for k, v in results[-1].entries.items():
                 MAPPED.setdefault(k, v)
+    signature_pass(results, overrides)
     # one family per CUDA name: the first family (in FAMILIES order) that has it wins
     owner: dict[str, str] = {}
     for res in results:
@@ -1150,6 +1503,8 @@ def build(
     files = {f"{r.family.name}.json": dumps(family_doc(r)) for r in results}
     files["includes.json"] = dumps(includes_doc(roots))
     files["reference_decls.json"] = json.dumps(refs, indent=1, sort_keys=True) + "\n"
+    files["hipify_tables.json"] = json.dumps(tables, indent=0, sort_keys=True) + "\n"
+    files[CUDA_SIGNATURES] = dumps_signatures(results)
     files["prefixes.json"] = json.dumps(prefixes_doc(), indent=2, sort_keys=True) + "\n"
     files["releases.json"] = json.dumps(releases_doc(), indent=2, sort_keys=True) + "\n"
     return files, results
@@ -1169,6 +1524,12 @@ def main(argv: list[str] | None = None) -> int:
         help="directory of git mirrors (OWNER+NAME/repo) of ROCm/rccl and "
         "ROCm/roctracer to refresh data/reference_decls.json from",
     )
+    ap.add_argument(
+        "--hipify",
+        type=Path,
+        default=None,
+        help="git directory of a ROCm/HIPIFY mirror to refresh data/hipify_tables.json from",
+    )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     roots = cuda_roots()
@@ -1180,7 +1541,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    files, results = build(roots, args.mirrors)
+    files, results = build(roots, args.mirrors, args.hipify)
     print(f"{'family':20} {'cuda':>6} {'mapped':>7} {'unsupp':>7}  verified")
     for r in results:
         mapped = sum(1 for e in r.entries.values() if "hip" in e)

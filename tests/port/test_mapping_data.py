@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import os
 import subprocess
 import sys
@@ -22,7 +23,14 @@ from rocport.port.mapping import load_mapping
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = resources.files("rocport.port") / "data"
-META = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
+META = {
+    "includes.json",
+    "prefixes.json",
+    "releases.json",
+    "reference_decls.json",
+    "hipify_tables.json",
+    "cuda_signatures.json",
+}
 FAMILY_FILES = sorted(
     p.name for p in DATA.iterdir() if p.name.endswith(".json") and p.name not in META
 )
@@ -56,6 +64,10 @@ ENTRY_SCHEMA = {
         "source": _NAME,
         "transform": {"enum": ["drop_first_arg", "assign_through_pointer"]},
         "older": _OLDER,
+        # why a CUDA declaration and its HIP one differ yet the rename stands (see
+        # scripts/signatures.py), and HIP names for calls with another argument count
+        "signature": _NAME,
+        "arity": {"type": "object", "additionalProperties": _NAME, "minProperties": 1},
     },
     # unsupported entries and calls rewritten to plain code have no hip name, the others one
     "if": {
@@ -214,6 +226,28 @@ SPOT = [
     ("nvtxRangePushA", "roctxRangePushA"),
     ("cudnnCreate", "miopenCreate"),
     ("cudaProfilerStart", "hipProfilerStart"),
+    # legacy names that the CUDA 13 headers no longer declare (from HIPIFY's tables)
+    ("cudaThreadSynchronize", "hipDeviceSynchronize"),
+    ("cudaThreadExit", "hipDeviceReset"),
+    ("cudaBindTexture", "hipBindTexture"),
+    ("cusparseScsrmv", "hipsparseScsrmv"),
+    ("curand_poisson", "hiprand_poisson"),
+    # driver calls onto the HIP call with the same parameters
+    ("cuEventCreate", "hipEventCreateWithFlags"),
+    ("cuMemcpy3D", "hipDrvMemcpy3D"),
+    ("cuMemcpy2D", "hipMemcpyParam2D"),
+    ("cuMemcpy2D_v2", "hipMemcpyParam2D"),
+    ("cuStreamGetCaptureInfo_v2", "hipStreamGetCaptureInfo_v2"),
+    # the current HIP name, not a deprecated one
+    ("cudaFreeHost", "hipHostFree"),
+    ("cudaErrorMemoryAllocation", "hipErrorOutOfMemory"),
+    # struct tags become struct tags
+    ("CUevent_st", "ihipEvent_t"),
+    ("CUstream_st", "ihipStream_t"),
+    ("CUctx_st", "ihipCtx_t"),
+    ("CUgraph_st", "ihipGraph"),
+    ("CUarray_st", "hipArray"),
+    ("CUtexref_st", "textureReference"),
 ]
 
 
@@ -241,9 +275,10 @@ def test_release_targeting_rules() -> None:
         for k, e in runtime["entries"].items()
         if e.get("since") == "6.4" and "source" not in e and "older" not in e
     )
-    # 5.2 was verified for the runtime family and lacks it
+    # 5.2 was verified for the runtime family and lacks it; the note names the release that
+    # added it according to the per-release facts (not the next verified snapshot)
     at52 = load_mapping(rocm="5.2").lookup(derived)
-    assert at52.status == "unsupported" and at52.hip is None and "6.4" in at52.note
+    assert at52.status == "unsupported" and at52.hip is None and "needs" in at52.note
     # 6.0 was never verified: keep the entry
     assert load_mapping(rocm="6.0").lookup(derived).supported
     # cuBLAS was verified only for 6.4: a 5.2 target keeps hipBLAS names
@@ -389,6 +424,8 @@ def test_hip_names_declared_in_rocm_5_2_headers() -> None:
     proc = _run_check("5.2")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "0 problem(s)" in proc.stdout
+    compared = int(re.search(r"signatures: (\d+) compared", proc.stdout)[1])
+    assert compared > 1000, proc.stdout[-500:]
 
 
 def test_hip_names_declared_in_rocm_6_4_headers() -> None:
@@ -423,6 +460,52 @@ def test_check_reports_an_undeclared_name(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_version_macros_are_not_hip_version() -> None:
+    """HIP_VERSION counts ROCm releases (60443484 > 13000): mapping CUDA_VERSION onto it would
+    take every '#if CUDA_VERSION >= ...' branch written for the newest CUDA."""
+    m = load_mapping(rocm="6.4")
+    for name in ("CUDA_VERSION", "CUDART_VERSION"):
+        entry = m.lookup(name)
+        assert entry is not None and not entry.supported and "HIP_VERSION" in entry.note
+
+
+def test_event_create_with_flags_by_argument_count() -> None:
+    entry = load_mapping(rocm="6.4").lookup("cudaEventCreate")
+    assert entry.hip == "hipEventCreate" and entry.arity == ((2, "hipEventCreateWithFlags"),)
+
+
+def test_unfit_driver_call_is_unsupported_with_the_reason() -> None:
+    """cuOccupancyMaxPotentialBlockSizeWithFlags takes a callback HIP's call lacks (7 vs 6)."""
+    entry = load_mapping(rocm="6.4").lookup("cuOccupancyMaxPotentialBlockSizeWithFlags")
+    assert not entry.supported and "parameters differ" in entry.note
+
+
+def test_signature_check_catches_a_rename_with_other_parameters(tmp_path: Path) -> None:
+    _need_toolchain(Path("/usr/include/hip/hip_runtime_api.h"), "HIP 5.2 headers (Debian 12)")
+    bad = _strict_load("driver.json")
+    bad["entries"] = {
+        "cuEventCreate": {"hip": "hipEventCreate", "kind": "function", "since": "5.2"},
+        "CUevent_st": {"hip": "hipEvent_t", "kind": "type", "since": "5.2"},
+    }
+    (tmp_path / "driver.json").write_text(json.dumps(bad), encoding="utf-8")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scripts" / "check_mapping.py"),
+            "--release",
+            "5.2",
+            "--data",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stdout
+    assert "cuEventCreate -> hipEventCreate: no CUDA form compiles" in proc.stdout
+    assert "CUevent_st: a struct tag mapped to hipEvent_t" in proc.stdout
+
+
 def test_committed_data_matches_the_generator() -> None:
     cccl = Path("/usr/local/cuda/include/cccl/cub/cub.cuh")
     if not cccl.exists():

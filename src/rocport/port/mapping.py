@@ -73,6 +73,9 @@ class Entry(NamedTuple):
     header: str | None = None
     note: str | None = None
     transform: str | None = None
+    #: calls with another number of arguments become calls of another HIP name:
+    #: ``((2, "hipEventCreateWithFlags"),)`` for ``cudaEventCreate(&e, flags)``
+    arity: tuple[tuple[int, str], ...] | None = None
 
     @property
     def supported(self) -> bool:
@@ -168,7 +171,14 @@ def _read(name: str) -> dict[str, Any]:
 @cache
 def _family_files() -> tuple[str, ...]:
     data = resources.files("rocport.port") / "data"
-    skip = {"includes.json", "prefixes.json", "releases.json", "reference_decls.json"}
+    skip = {
+        "includes.json",
+        "prefixes.json",
+        "releases.json",
+        "reference_decls.json",
+        "hipify_tables.json",
+        "cuda_signatures.json",
+    }
     return tuple(
         sorted(p.name for p in data.iterdir() if p.name.endswith(".json") and p.name not in skip)
     )
@@ -219,6 +229,7 @@ def _resolve(
             get("header"),
             get("note"),
             get("transform"),
+            _arity(get("arity")),
         ),
     )
     if since is None or hip is None or _since_key(since) <= target:
@@ -230,11 +241,18 @@ def _resolve(
         return entry._replace(
             hip=older["hip"],
             transform=older.get("transform"),
+            arity=None,
             since=None,
             header=older.get("header"),
             note=older.get("note") or f"{hip} needs ROCm {since}; using {older['hip']}",
         )
     return entry._replace(hip=None, status="unsupported", note=f"{hip} needs ROCm {since} or newer")
+
+
+def _arity(raw: dict[str, str] | None) -> tuple[tuple[int, str], ...] | None:
+    if not raw:
+        return None
+    return tuple(sorted((int(k), v) for k, v in raw.items()))
 
 
 def _prefix_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:

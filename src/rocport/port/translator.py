@@ -70,6 +70,7 @@ class _Rule:
     transform: str | None = None
     namespace: bool = False
     plain: bool = False  # translated or unsupported, no call rewrite, no context to check
+    arity: tuple[tuple[int, str], ...] | None = None  # other HIP names by argument count
 
 
 class _Plan:
@@ -138,7 +139,8 @@ class _Plan:
             entry.hip,
             entry.transform,
             namespace,
-            plain=not (entry.transform or namespace or name in _WRAPPED_ARGUMENT),
+            plain=not (entry.transform or namespace or entry.arity or name in _WRAPPED_ARGUMENT),
+            arity=entry.arity,
         )
 
     def include_rule(self, path: str, *, angled: bool) -> _Rule | None:
@@ -289,6 +291,8 @@ class _Translator:
                     if not self._assign_through_pointer(match.end()):
                         found.append((start, name, _not_a_store_call(rule)))
                         continue
+                elif rule.arity is not None:
+                    rule = _by_arity(text, match.end(), rule)
                 elif rule.transform or name in _WRAPPED_ARGUMENT:
                     skip_until = max(skip_until, self._call_transform(match.end(), rule, name))
                 if rule.replacement is not None:
@@ -490,6 +494,22 @@ def _declared_here(text: str, start: int) -> bool:
     """Whether the name at ``start`` is declared or defined there (a type right before it)."""
     before = _TYPE_BEFORE.search(text, max(0, start - 64), start)
     return before is not None and before.group(1) not in _CALL_KEYWORDS
+
+
+def _by_arity(text: str, end: int, rule: _Rule) -> _Rule:
+    """The rule for the call after ``end`` given its argument count: ``cudaEventCreate(&e,
+    flags)`` -> ``hipEventCreateWithFlags`` (HIP has no two-argument ``hipEventCreate``)."""
+    paren = skip_space(text, end)
+    call = split_call(text, paren) if paren < len(text) and text[paren] == "(" else None
+    if call is None:
+        return rule
+    spans = [trim(text, a) for a in call[0]]
+    count = len(spans) if any(start < stop for start, stop in spans) else 0
+    hip = dict(rule.arity or ()).get(count)
+    if hip is None:
+        return rule
+    note = f"{count} arguments: {hip}"
+    return _Rule(hip, rule.outcome, rule.family, note, hip)
 
 
 def _own_definition(rule: _Rule, name: str) -> _Rule:

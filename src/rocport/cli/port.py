@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -11,13 +10,18 @@ import click
 from rocport.cli._console import report_console
 from rocport.cli._report_path import check_report_path
 
-_RELEASE = re.compile(r"\d+\.\d+")
-
 
 def _rocm(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None or value == "auto" or _RELEASE.fullmatch(value):
+    if value is None or value == "auto":
         return value
-    raise click.BadParameter("expected a release such as 6.4, or 'auto'")
+    from rocport.errors import InputError
+    from rocport.port.releases import resolve_release
+
+    try:
+        resolve_release(value)
+    except InputError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
 
 
 class _Bar:
@@ -74,7 +78,8 @@ class _Bar:
     "--rocm",
     callback=_rocm,
     metavar="VERSION|auto",
-    help="Target ROCm release (e.g. 6.4), or 'auto' for the installed one; default: newest known.",
+    help="Target ROCm release (e.g. 6.4 or 6.4.3; 5.2 and 5.7 to 7.2 are known), or 'auto' "
+    "for the installed one; default: the newest with verified mappings.",
 )
 @click.option(
     "--blas", type=click.Choice(["hipblas", "rocblas"]), help="BLAS target (default hipblas)."

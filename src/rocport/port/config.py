@@ -4,7 +4,8 @@
 
     include = ["src/**", "kernels/*.cu"]     # translate only these (default: every source file)
     exclude = ["third_party/**"]              # never translate these (copied untouched)
-    rocm = "6.4"                              # defaults for --rocm, --blas, --launch, --warp-sync
+    rocm = "6.4"                              # defaults for --rocm (a known release), --blas,
+                                              # --launch, --warp-sync
     blas = "hipblas"
     launch = "keep"
     warp_sync = "mask-free"
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from rocport.errors import InputError
 from rocport.lexer import compile_scanner
+from rocport.port.releases import resolve_release
 
 CONFIG_NAME = "rocport.toml"
 
@@ -191,6 +193,11 @@ def load_config(path: Path) -> ProjectConfig:
             raise InputError(f"{where}: '{key}' must be a string")
         if value is not None and key in _CHOICES and value not in _CHOICES[key]:
             raise InputError(f"{where}: '{key}' must be one of {', '.join(_CHOICES[key])}")
+        if key == "rocm" and value not in (None, "auto"):
+            try:
+                resolve_release(value)
+            except InputError as exc:
+                raise InputError(f"{where}: 'rocm': {exc}") from None
         settings[key] = value
     return ProjectConfig(
         path=Path(path),

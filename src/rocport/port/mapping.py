@@ -21,11 +21,12 @@ with their namespace (``cub::DeviceReduce``, ``cooperative_groups::reduce``) in 
 namespace itself (``cub`` -> ``hipcub``), so a translator can rewrite the namespace token and still
 report members that HIP lacks.
 
-Release targeting: an entry whose ``since`` is newer than the target resolves to its ``older``
-form (``hip`` + ``transform``) or becomes ``unsupported`` - but only where that is known: the
-target is one of the family's ``verified_releases`` (its headers were read and lack the name), or
-the entry's ``since`` is cited (it carries a ``source``). For a release nobody verified, derived
-entries are kept as they are.
+Release targeting: the per-release facts (``rocport.port.releases``) decide first. A HIP name
+the target lacks resolves to the entry's ``older`` form (``hip`` + ``transform``) or becomes
+``unsupported`` with the exact release that added it; a name removed by the target becomes its
+successor (``hipblasGemmEx_v2`` -> ``hipblasGemmEx``) or ``unsupported``. Where the facts have no
+row for the name, the entry's ``since`` applies, but only where that is known: the target is
+one of the family's ``verified_releases``, or the ``since`` is cited (it carries a ``source``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from rocport.errors import InputError
+from rocport.port.releases import header_state, name_state, resolve_release
 
 __all__ = ["Entry", "IncludeEntry", "Mapping", "available_releases", "load_mapping"]
 
@@ -232,6 +234,10 @@ def _resolve(
             _arity(get("arity")),
         ),
     )
+    if hip is not None:
+        known = _by_facts(entry, get("older"), target)
+        if known is not None:
+            return known
     if since is None or hip is None or _since_key(since) <= target:
         return entry
     if not (target_verified or "source" in raw):
@@ -253,6 +259,29 @@ def _arity(raw: dict[str, str] | None) -> tuple[tuple[int, str], ...] | None:
     if not raw:
         return None
     return tuple(sorted((int(k), v) for k, v in raw.items()))
+
+
+def _by_facts(entry: Entry, older: dict[str, Any] | None, target: tuple[int, int]) -> Entry | None:
+    """``entry`` for ``target`` where the release facts (``rocport.port.releases``) know whether
+    its HIP name or header exists there; ``None`` where they do not."""
+    state = (header_state if entry.family == "includes" else name_state)(entry.hip, target)
+    if state.kind == "available":
+        return entry if entry.since == state.added else entry._replace(since=state.added)
+    if state.kind == "unknown":
+        return None if state.added is None else entry  # a row, but no source for target
+    if state.replacement and name_state(state.replacement, target).kind == "available":
+        note = f"{state.message}; {state.replacement} takes the same parameters there"
+        return entry._replace(hip=state.replacement, since=None, note=note, arity=None)
+    if state.kind == "absent" and older:
+        return entry._replace(
+            hip=older["hip"],
+            transform=older.get("transform"),
+            since=None,
+            header=older.get("header"),
+            note=older.get("note") or f"{state.message}; using {older['hip']}",
+            arity=None,
+        )
+    return entry._replace(hip=None, status="unsupported", note=state.message, arity=None)
 
 
 def _prefix_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
@@ -344,9 +373,9 @@ def load_mapping(
 ) -> Mapping:
     """Load the mapping resolved for ROCm release ``rocm`` (default: the newest in the data).
 
-    ``rocm`` is ``MAJOR.MINOR`` (a patch level is ignored); turning ``auto`` into the installed
-    release is the caller's job. A release the data does not know is allowed: only cited
-    ``since`` values apply to it.
+    ``rocm`` is a known release (``rocport.port.releases.known_releases()``), ``MAJOR.MINOR``
+    or a point release of it (``6.4.3`` uses the ``6.4`` facts); an unknown one is an
+    :class:`InputError`. Turning ``auto`` into the installed release is the caller's job.
 
     ``blas="rocblas"`` swaps the cuBLAS family for its rocBLAS variant. ``extra`` adds
     project-specific names on top (from ``rocport.toml`` or ``--map``): ``{"cudaX": "hipX"}``,
@@ -357,7 +386,7 @@ def load_mapping(
         raise InputError(f"bad --blas {blas!r} (choose {' or '.join(BLAS_CHOICES)})")
     if rocm is None:
         rocm = available_releases()[-1]
-    base = _load(".".join(map(str, _version(rocm))), blas)
+    base = _load(resolve_release(rocm).line, blas)
     if not extra:
         return base
     entries = dict(base.entries)

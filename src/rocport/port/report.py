@@ -23,7 +23,9 @@ from rich.text import Text
 from rocport import __version__
 from rocport._fs import atomic_write
 from rocport._printable import markup, printable
+from rocport.port.mapping import available_releases
 from rocport.port.model import FileReport, FileStatus, TreeReport
+from rocport.port.releases import target
 
 SCHEMA = 1
 CSV_FIELDS = (
@@ -41,6 +43,11 @@ CSV_FIELDS = (
     "unknown",
 )
 _COUNT_KEYS = ("found", "translated", "unsupported", "unknown")
+
+
+def _release(rocm: str | None) -> dict[str, str | None]:
+    """The release the port used and where its facts came from (rocport.port.releases)."""
+    return target(rocm, available_releases()[-1])
 
 
 def to_dict(report: TreeReport) -> dict:
@@ -62,6 +69,7 @@ def to_dict(report: TreeReport) -> dict:
             "names": dict(options.extra_names),
             "local_names": sorted(options.local_names),
         },
+        "release": _release(options.rocm),
         "jobs": report.jobs,
         "seconds": round(report.seconds, 4),
         "check": report.check,
@@ -172,6 +180,9 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
     statuses = ", ".join(f"{n} {name}" for name, n in report.statuses.items() if n)
     converted = sum(f.converted for f in files)
     written = sum(f.written for f in files)
+    release = _release(report.options.rocm)
+    note = f"; {release['note']}" if release["note"] else ""
+    console.print(f"  target: {release['text']}{note}")
     console.print(f"  files: {statuses or 'none'}; {converted} fully converted, {written} written")
     console.print(
         f"  CUDA references: {counts['found']} found, {counts['translated']} translated, "

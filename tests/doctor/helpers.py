@@ -10,7 +10,16 @@ import pytest
 from rocport.cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SCENARIOS = ("mi300x_ready", "render_missing", "consumer_gfx1031", "no_rocm", "nvidia_h200")
+SCENARIOS = (
+    "mi300x_ready",
+    "render_missing",
+    "consumer_gfx1031",
+    "no_rocm",
+    "nvidia_h200",
+    "mi300x_rocm702",
+    "radeon_debian12",
+    "udev_only",
+)
 
 
 def invoke(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .helpers import FIXTURES, doctor_json, invoke, statuses
 
-# (scenario, --rocm, exit code, expected statuses of some checks)
+# (scenario, --rocm, exit code, expected statuses of some checks); --rocm None means the
+# installed release decides the matrix
 EXPECTED = [
     (
         "mi300x_ready",
@@ -15,28 +18,41 @@ EXPECTED = [
         {
             "os.supported": "pass",
             "os.kernel": "pass",
+            "os.glibc": "pass",
             "perm.groups": "pass",
             "perm.devices": "pass",
             "driver.amdgpu": "pass",
             "driver.dkms": "pass",
+            "boot.secure_boot": "pass",
+            "boot.iommu": "pass",
             "rocm.version": "pass",
             "rocm.agents": "pass",
             "rocm.gpu_support": "pass",
             "rocm.smi": "pass",
+            "hw.igpu": "pass",
             "torch.build": "pass",
             "torch.gpu_arch": "pass",
+            "torch.env": "pass",
             "tensorflow": "skip",
             "env.gpu_vars": "pass",
             "nvidia.gpus": "skip",
         },
     ),
     (
+        # one cause (alice not in render), one FAIL; what it blocks says "skipped because"
         "render_missing",
         None,
         1,
-        {"perm.groups": "fail", "rocm.agents": "fail", "torch.build": "fail", "rocm.smi": "pass"},
+        {
+            "perm.groups": "fail",
+            "rocm.agents": "skip",
+            "torch.build": "skip",
+            "rocm.smi": "pass",
+            "rocm.ecc": "pass",
+        },
     ),
     (
+        # ROCm 6.4.1 installed: its own matrix, where kernel 6.11 (HWE) is validated
         "consumer_gfx1031",
         None,
         1,
@@ -45,6 +61,7 @@ EXPECTED = [
             "os.kernel": "pass",
             "driver.amdgpu": "pass",
             "driver.dkms": "skip",
+            "boot.secure_boot": "pass",
             "rocm.version": "pass",
             "rocm.gpu_support": "warn",
             "torch.build": "pass",
@@ -59,7 +76,7 @@ EXPECTED = [
             "driver.amdgpu": "fail",
             "perm.devices": "skip",
             "rocm.version": "fail",
-            "rocm.hip": "fail",
+            "rocm.hip": "skip",
             "rocm.agents": "skip",
             "rocm.smi": "skip",
             "torch.build": "warn",
@@ -67,8 +84,9 @@ EXPECTED = [
         },
     ),
     (
+        # no AMD GPU on the PCI bus: one FAIL, no group or modprobe advice
         "nvidia_h200",
-        "7.0",
+        None,
         1,
         {
             "nvidia.gpus": "pass",
@@ -82,6 +100,43 @@ EXPECTED = [
             "rocm.version": "warn",
             "env.gpu_vars": "pass",
         },
+    ),
+    (
+        # point release 7.0.2 with the 24.04 HWE kernel 6.14; 2 GPUs booted without iommu=pt
+        "mi300x_rocm702",
+        None,
+        0,
+        {
+            "os.supported": "pass",
+            "os.kernel": "pass",
+            "rocm.version": "pass",
+            "driver.dkms": "pass",
+            "boot.iommu": "warn",
+            "rocm.agents": "pass",
+            "rocm.gpu_support": "pass",
+        },
+    ),
+    (
+        # Debian 12 is in the 7.0 matrix for Instinct only; AMD supports Radeon on Ubuntu and
+        # RHEL 9.6 alone
+        "radeon_debian12",
+        None,
+        0,
+        {
+            "os.supported": "warn",
+            "os.kernel": "pass",
+            "os.glibc": "pass",
+            "rocm.version": "pass",
+            "rocm.gpu_support": "pass",
+            "rocm.agents": "pass",
+        },
+    ),
+    (
+        # alice is in no GPU group; AMD's udev rule gives her group devteam the device nodes
+        "udev_only",
+        None,
+        0,
+        {"perm.groups": "pass", "perm.devices": "pass", "rocm.agents": "pass"},
     ),
 ]
 
@@ -122,7 +177,10 @@ def test_missing_render_group_names_the_user_and_the_command(capsys) -> None:
     groups = _check(report, "perm.groups")
     assert groups["details"]["missing"] == ["render"]
     assert "sudo usermod -aG render alice" in groups["fix"]
-    assert "/dev/kfd" in _check(report, "rocm.agents")["found"]
+    fails = [c["id"] for c in report["checks"] if c["status"] == "fail"]
+    assert fails == ["perm.groups"]
+    agents = _check(report, "rocm.agents")
+    assert agents["found"].startswith("skipped because perm.groups did not pass")
     smi = _check(report, "rocm.smi")["details"]
     assert smi["tool"] == "amd-smi"
     assert [(g["temperature_c"], g["use_percent"]) for g in smi["gpus"]] == [
@@ -223,3 +281,82 @@ def test_unknown_rocm_release_is_one_line_and_exit_2(capsys, bad) -> None:
 def test_missing_root_is_a_usage_error(capsys, tmp_path) -> None:
     code, out, err = invoke(capsys, "doctor", "--root", str(tmp_path / "nowhere"))
     assert code == 2 and out == "" and "nowhere" in err and "Traceback" not in err
+
+
+def test_point_release_is_judged_by_its_own_matrix(capsys) -> None:
+    _, report = doctor_json(capsys, "--root", str(FIXTURES / "mi300x_rocm702"))
+    assert report["rocm_release"] == "7.0.2"
+    assert "6.14" in _check(report, "os.kernel")["found"]
+    _, report = doctor_json(capsys, "--root", str(FIXTURES / "consumer_gfx1031"))
+    assert report["rocm_release"] == "6.4.1"
+
+
+def test_radeon_on_debian_names_amds_limit(capsys) -> None:
+    _, report = doctor_json(capsys, "--root", str(FIXTURES / "radeon_debian12"))
+    supported = _check(report, "os.supported")
+    assert "AMD Radeon RX 7900 XTX" in supported["found"]
+    assert "Ubuntu 24.04.3, Ubuntu 22.04.5, RHEL 9.6" in supported["found"]
+
+
+def test_udev_rule_counts_for_device_access(capsys, fixture_copy) -> None:
+    _, report = doctor_json(capsys, "--root", str(FIXTURES / "udev_only"))
+    groups = _check(report, "perm.groups")
+    assert groups["details"]["udev_rules"] == ["/etc/udev/rules.d/70-amdgpu.rules"]
+    root = fixture_copy("udev_only")
+    (root / "etc/udev/rules.d/70-amdgpu.rules").write_text(
+        'KERNEL=="kfd", GROUP="devteam", MODE="0660"\n'
+    )  # no rule for the render nodes: the groups decide again
+    _, report = doctor_json(capsys, "--root", str(root))
+    assert _check(report, "perm.groups")["status"] == "fail"
+
+
+def test_secure_boot_with_an_unloaded_dkms_module_fails(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    (root / ".rocport-probes/mokutil-sb-state.txt").write_text("SecureBoot enabled\n")
+    (root / "proc/modules").write_text("")
+    (root / "sys/module/amdgpu/version").unlink()
+    (root / "sys/module/amdgpu").rmdir()
+    _, report = doctor_json(capsys, "--root", str(root))
+    secure = _check(report, "boot.secure_boot")
+    assert secure["status"] == "fail" and "mokutil --import" in secure["fix"]
+
+
+def test_integrated_gpu_beside_discrete_ones_warns(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    probe = root / ".rocport-probes/rocminfo.txt"
+    text = probe.read_text()
+    last = text.rindex("  Memory Properties:")
+    probe.write_text(
+        text[:last]
+        + text[last:].replace("Memory Properties:       ", "Memory Properties:       APU", 1)
+    )
+    _, report = doctor_json(capsys, "--root", str(root))
+    igpu = _check(report, "hw.igpu")
+    assert igpu["status"] == "warn" and "BIOS" in igpu["fix"]
+
+
+def test_ecc_errors_and_old_glibc_warn(capsys, fixture_copy) -> None:
+    root = fixture_copy("render_missing")
+    metric = root / ".rocport-probes/amd-smi-metric.json"
+    metric.write_text(
+        metric.read_text().replace(
+            '"total_uncorrectable_count": 0', '"total_uncorrectable_count": 3', 1
+        )
+    )
+    (root / ".rocport-probes/ldd-version.txt").write_text("ldd (GNU libc) 2.35\n")
+    _, report = doctor_json(capsys, "--root", str(root))
+    assert _check(report, "rocm.ecc")["status"] == "warn"
+    assert "3 uncorrectable" in _check(report, "rocm.ecc")["found"]
+    assert _check(report, "os.glibc")["status"] == "warn"
+
+
+def test_collect_env_without_miopen_or_triton_warns(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    probe = root / ".rocport-probes/torch.json"
+    torch = json.loads(probe.read_text())
+    torch["env"].update(miopen_runtime_version="N/A", triton=[])
+    probe.write_text(json.dumps(torch))
+    _, report = doctor_json(capsys, "--root", str(root))
+    env = _check(report, "torch.env")
+    assert env["status"] == "warn" and "MIOpen not found" in env["found"]
+    assert "pytorch-triton-rocm" in env["fix"]

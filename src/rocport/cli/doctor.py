@@ -20,7 +20,8 @@ _ROOT = click.Path(exists=True, file_okay=False, path_type=Path)
     "--rocm",
     "rocm",
     metavar="VERSION",
-    help="ROCm release whose support matrix applies (default: newest known).",
+    help="ROCm release whose support matrix applies, e.g. 6.4 or 6.4.1 (default: the installed "
+    "release, else the newest known).",
 )
 @click.option(
     "--root",
@@ -64,7 +65,11 @@ def command(
 
 @click.command("install-plan")
 @click.option(
-    "--rocm", "rocm", metavar="VERSION", help="ROCm release to install (default: newest known)."
+    "--rocm",
+    "rocm",
+    metavar="VERSION",
+    help="ROCm release to install: 6.4.1 exactly, or 6.4 for the newest known 6.4.x "
+    "(default: newest known).",
 )
 @click.option(
     "--distro",

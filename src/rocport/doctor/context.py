@@ -54,6 +54,8 @@ class Context:
         self.release = release
         self.release_data = data.releases()[release]
         self.python = python or sys.executable
+        #: results of the checks run so far, by id (filled by the engine)
+        self.results: dict[str, Any] = {}
 
     @cached_property
     def installed_rocm(self) -> tuple[str | None, str | None]:

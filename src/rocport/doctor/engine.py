@@ -30,13 +30,19 @@ def run_doctor(
     release = resolve_release(rocm) if rocm else installed_or_newest(host)
     ctx = Context(host, release, python=python)
     by_id = {c.id: c for c in ALL_CHECKS}
-    done: dict[str, CheckResult] = {}
+    done = ctx.results
 
     def result(check: Check) -> CheckResult:
         if check.id not in done:
             blocked = [done_of(n) for n in check.needs if n in by_id]
             failed = [r for r in blocked if r.status is Status.FAIL or r.details.get("blocked")]
-            done[check.id] = _skipped(check, failed[0]) if failed else _run(check, ctx)
+            if failed:
+                cause = failed[0]
+                while cause.details.get("blocked"):  # name the root cause, not the chain
+                    cause = done[cause.details["blocked"]]
+                done[check.id] = _skipped(check, cause)
+            else:
+                done[check.id] = _run(check, ctx)
         return done[check.id]
 
     def done_of(check_id: str) -> CheckResult:

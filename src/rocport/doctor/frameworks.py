@@ -37,6 +37,20 @@ else:
         out["devices"] = devices
     except Exception as exc:
         out["error"] = f"{type(exc).__name__}: {exc}"
+    try:
+        from torch.utils import collect_env
+        info = collect_env.get_env_info()
+        packages = info.pip_packages or ""
+        out["env"] = {
+            "hip_runtime_version": info.hip_runtime_version,
+            "miopen_runtime_version": info.miopen_runtime_version,
+            "gcc_version": info.gcc_version,
+            "clang_version": info.clang_version,
+            "libc_version": info.libc_version,
+            "triton": [p for p in packages.splitlines() if "triton" in p.lower()],
+        }
+    except Exception as exc:
+        out["env"] = {"error": f"{type(exc).__name__}: {exc}"}
 print(json.dumps(out))
 """
 

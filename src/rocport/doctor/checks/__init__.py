@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from rocport.doctor.checks import driver, environment, frameworks, nvidia, permissions, rocm, system
+from rocport.doctor.checks import (
+    driver,
+    environment,
+    frameworks,
+    nvidia,
+    permissions,
+    platform,
+    rocm,
+    system,
+)
 from rocport.doctor.checks.base import Check
 
-GROUPS = (system, permissions, driver, rocm, frameworks, environment, nvidia)
+GROUPS = (system, permissions, driver, rocm, platform, frameworks, environment, nvidia)
 
 ALL_CHECKS: tuple[Check, ...] = tuple(c for module in GROUPS for c in module.CHECKS)
 

@@ -60,6 +60,18 @@ def torch_build(ctx: Context, c: Check) -> CheckResult:
         return c.result(
             Status.FAIL, f"torch {version} (HIP {t['hip']}): {t['error']}", _pip(ctx), **details
         )
+    agents = ctx.results.get("rocm.agents")
+    if not t.get("available") and agents is not None and agents.status is not Status.PASS:
+        cause = agents
+        while cause.details.get("blocked"):
+            cause = ctx.results[cause.details["blocked"]]
+        return c.result(
+            Status.SKIP,
+            f"torch {version} (HIP {t['hip']}) sees no GPU; skipped because {cause.id} did not "
+            f"pass: {cause.found}",
+            **details,
+            blocked=cause.id,
+        )
     if not t.get("available"):
         return c.result(
             Status.FAIL,
@@ -122,6 +134,46 @@ def torch_gpu_arch(ctx: Context, c: Check) -> CheckResult:
     )
 
 
+def _known(value: object) -> str | None:
+    """collect_env prints ``"N/A"`` or ``None`` for what it could not find."""
+    return None if value in (None, "", "N/A", "Could not collect") else str(value)
+
+
+@check("torch.env", "frameworks", "torch.utils.collect_env: MIOpen, Triton, compiler, glibc")
+def torch_env(ctx: Context, c: Check) -> CheckResult:
+    t = ctx.torch
+    env = t.get("env")
+    if not (t.get("installed") and t.get("hip")) or not isinstance(env, dict):
+        return c.result(Status.SKIP, "no ROCm build of PyTorch (or no collect_env data)")
+    if env.get("error"):
+        return c.result(
+            Status.WARN,
+            f"torch.utils.collect_env failed: {env['error']}",
+            "Run `python -m torch.utils.collect_env` to see why.",
+        )
+    miopen = _known(env.get("miopen_runtime_version"))
+    triton = [p for p in env.get("triton") or [] if p]
+    compiler = _known(env.get("gcc_version")) or _known(env.get("clang_version"))
+    glibc = _known(env.get("libc_version"))
+    found = (
+        f"MIOpen {miopen or 'not found'}, Triton {', '.join(triton) or 'not installed'}, "
+        f"compiler {compiler or 'none found'}, {glibc or 'glibc unknown'}"
+    )
+    details = {"miopen": miopen, "triton": triton, "compiler": compiler, "libc": glibc}
+    problems, fixes = [], []
+    if miopen is None:
+        problems.append("MIOpen not found (convolutions and RNNs will fail)")
+        fixes.append("sudo apt install miopen-hip  # or reinstall the ROCm wheel of torch")
+    if not triton:
+        problems.append("no Triton (torch.compile cannot generate kernels)")
+        fixes.append("pip install pytorch-triton-rocm  # from the index torch came from")
+    if problems:
+        return c.result(
+            Status.WARN, "; ".join(problems) + f" ({found})", "; ".join(fixes), **details
+        )
+    return c.result(Status.PASS, found, **details)
+
+
 @check("tensorflow", "frameworks", "TensorFlow build (if installed)")
 def tensorflow(ctx: Context, c: Check) -> CheckResult:
     tf = ctx.tensorflow
@@ -154,4 +206,4 @@ def tensorflow(ctx: Context, c: Check) -> CheckResult:
     )
 
 
-CHECKS = (torch_build, torch_gpu_arch, tensorflow)
+CHECKS = (torch_build, torch_gpu_arch, torch_env, tensorflow)

@@ -10,22 +10,29 @@ from rocport.doctor.checks.base import Check, check
 from rocport.doctor.context import Context
 from rocport.doctor.model import CheckResult, Status
 
-#: udev rules that open the GPU nodes to every user (AMD's documented alternative to groups)
-_OPEN_RULE = re.compile(r'KERNEL=="(kfd|renderD\*)"[^\n]*MODE="0?666"')
+#: a udev rule for the GPU nodes: ``KERNEL=="kfd", GROUP="devteam", MODE="0660"`` (AMD's
+#: prerequisites page, "Using udev rules"), or MODE="0666" for every user
+_RULE = re.compile(r'KERNEL=="(kfd|renderD\*)"(?P<rest>[^\n]*)')
+_GROUP = re.compile(r'GROUP="([^"]+)"')
+_MODE = re.compile(r'MODE="0?([0-7]{3})"')
 UDEV_DIRS = ("/etc/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d")
 
 
-def udev_grants(ctx: Context) -> list[str]:
-    """udev rule files that give every user read/write access to /dev/kfd and render nodes."""
-    found = []
+def udev_grants(ctx: Context, user_groups: set[str]) -> list[str]:
+    """udev rule files that give this user read/write access to /dev/kfd and render nodes."""
+    files, covered = [], set()
     for folder in UDEV_DIRS:
         for path in ctx.host.glob(f"{folder}/*.rules"):
-            text = ctx.host.read_text(path) or ""
-            kinds = {m[1] for m in _OPEN_RULE.finditer(text)}
-            if kinds:
-                found.append((path, kinds))
-    covered = set().union(*(k for _, k in found)) if found else set()
-    return [p for p, _ in found] if {"kfd", "renderD*"} <= covered else []
+            for match in _RULE.finditer(ctx.host.read_text(path) or ""):
+                mode, group = _MODE.search(match["rest"]), _GROUP.search(match["rest"])
+                if mode is None:
+                    continue
+                everyone = mode[1][2] in "67"
+                by_group = group is not None and group[1] in user_groups and mode[1][1] in "67"
+                if everyone or by_group:
+                    covered.add(match[1])
+                    files.append(path)
+    return sorted(set(files)) if {"kfd", "renderD*"} <= covered else []
 
 
 @check("perm.groups", "permissions", "User in the render and video groups (or udev rules)")
@@ -37,12 +44,14 @@ def perm_groups(ctx: Context, c: Check) -> CheckResult:
     if ident is None:
         return c.result(Status.WARN, "cannot run `id`", "Check with `id` by hand.")
     user = ident.user
-    rules = udev_grants(ctx)
+    member_of = set(ident.group_names) | {
+        name for name, g in ctx.groups.items() if user in g.members
+    }
+    rules = udev_grants(ctx, member_of)
     if rules and ident.uid != 0:
         return c.result(
             Status.PASS,
-            f"udev rules give every user access to /dev/kfd and /dev/dri/renderD*: "
-            f"{', '.join(rules)}",
+            f"udev rules give {user} access to /dev/kfd and /dev/dri/renderD*: {', '.join(rules)}",
             user=user,
             udev_rules=rules,
         )

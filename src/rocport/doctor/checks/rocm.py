@@ -49,7 +49,7 @@ def rocm_version(ctx: Context, c: Check) -> CheckResult:
     return c.result(Status.PASS, f"ROCm {version} ({where})", **details)
 
 
-@check("rocm.hip", "rocm", "HIP runtime and platform (hipconfig)")
+@check("rocm.hip", "rocm", "HIP runtime and platform (hipconfig)", needs=("rocm.version",))
 def rocm_hip(ctx: Context, c: Check) -> CheckResult:
     version = ctx.host.run("hipconfig-version", ["hipconfig", "--version"])
     if version.status == "missing":
@@ -80,7 +80,12 @@ _KFD_DENIED = re.compile(
 )
 
 
-@check("rocm.agents", "rocm", "GPU agents reported by rocminfo", needs=("driver.amdgpu",))
+@check(
+    "rocm.agents",
+    "rocm",
+    "GPU agents reported by rocminfo",
+    needs=("driver.amdgpu", "perm.groups", "perm.devices"),
+)
 def rocm_agents(ctx: Context, c: Check) -> CheckResult:
     probe, report = ctx.rocminfo_probe, ctx.rocminfo
     if probe.status == "missing" or report is None:

@@ -8,7 +8,9 @@ amd-smi reference: ROCm/amdsmi ``amdsmi_cli`` (https://rocm.docs.amd.com/project
 a list of per-GPU objects (``{"gpu_data": [...]}`` from ROCm 6.4 on) with ``asic.market_name``,
 ``asic.target_graphics_version`` and ``vram.size`` as ``{"value": 196592, "unit": "MB"}``;
 ``amd-smi metric --json`` has, per GPU, ``usage.gfx_activity``, ``temperature.hotspot`` /
-``temperature.edge`` and ``mem_usage.used_vram`` / ``total_vram`` in the same value/unit form.
+``temperature.edge`` and ``mem_usage.used_vram`` / ``total_vram`` in the same value/unit form,
+and ``ecc.total_uncorrectable_count`` / ``total_deferred_count``; ``amd-smi static`` has
+``vbios.version`` and ``partition.compute_partition`` / ``memory_partition``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ class SmiGpu:
     use_percent: float | None
     vram_total_bytes: int | None
     vram_used_bytes: int | None
+    vbios: str | None = None
+    compute_partition: str | None = None
+    memory_partition: str | None = None
+    ecc_uncorrectable: int | None = None
+    ecc_deferred: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -117,6 +124,8 @@ def parse_amd_smi_static(text: str) -> tuple[list[SmiGpu], str | None]:
     for item in _gpu_list(_first_json(text)):
         asic, vram = item.get("asic", {}), item.get("vram", {})
         info = item.get("driver", {})
+        vbios = item.get("vbios") if isinstance(item.get("vbios"), dict) else {}
+        part = item.get("partition") if isinstance(item.get("partition"), dict) else {}
         if isinstance(info, dict) and info.get("version"):
             driver = str(info["version"])
         gpus.append(
@@ -128,9 +137,18 @@ def parse_amd_smi_static(text: str) -> tuple[list[SmiGpu], str | None]:
                 use_percent=None,
                 vram_total_bytes=_bytes(vram.get("size")),
                 vram_used_bytes=None,
+                vbios=vbios.get("version"),
+                compute_partition=part.get("compute_partition"),
+                memory_partition=part.get("memory_partition"),
             )
         )
     return gpus, driver
+
+
+def _count(value: Any) -> int | None:
+    """An error counter; amd-smi prints ``"N/A"`` where the GPU has no ECC."""
+    number = _number(value) if value not in (None, "N/A") else None
+    return int(number) if number is not None else None
 
 
 def _gpu_list(data: Any) -> list[dict[str, Any]]:
@@ -151,6 +169,7 @@ def merge_amd_smi_metric(gpus: list[SmiGpu], text: str) -> list[SmiGpu]:
         temps = item.get("temperature") or {}
         usage = item.get("usage") or {}
         memory = item.get("mem_usage") or {}
+        ecc = item.get("ecc") if isinstance(item.get("ecc"), dict) else {}
         temperature = _number(temps.get("hotspot")) if isinstance(temps, dict) else None
         if temperature is None and isinstance(temps, dict):
             temperature = _number(temps.get("edge"))
@@ -164,6 +183,8 @@ def merge_amd_smi_metric(gpus: list[SmiGpu], text: str) -> list[SmiGpu]:
                 else None,
                 vram_total_bytes=gpu.vram_total_bytes
                 or (_bytes(memory.get("total_vram")) if isinstance(memory, dict) else None),
+                ecc_uncorrectable=_count(ecc.get("total_uncorrectable_count")),
+                ecc_deferred=_count(ecc.get("total_deferred_count")),
             )
         )
     return merged

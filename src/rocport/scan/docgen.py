@@ -31,6 +31,9 @@ rocport scan --explain RP105
 Large trees are scanned in one process per CPU (`-j N` to choose); a tree of fewer than 32
 files stays in one process.
 
+`-o FILE` names a file in a folder that exists (a missing folder is an error, not created),
+never a scanned file or an existing file inside a scanned folder.
+
 Exit status: 0 when no finding at or above `--fail-on` (default `warning`) remains, 1 when
 one does (with `--diff`: 1 when there is something to fix), 2 on bad input.
 

@@ -22,6 +22,8 @@ Inputs are snapshots of the documentation sources, never the live web:
 
 Run ``python scripts/refresh_release_data.py --rocm-git ... --install-git ... --extracts
 tests/doctor/fixtures/sources --date YYYY-MM-DD``; the table is written atomically.
+``python scripts/refresh_release_data.py --markdown`` prints the release table of
+``docs/doctor.md`` from the committed data.
 """
 
 from __future__ import annotations
@@ -369,7 +371,7 @@ def build(args: argparse.Namespace) -> dict:
             if "_OS-kernel-versions:" in text and lookup_table(text):
                 return lookup_table(text), (
                     f"{DOCS}/en/docs-{first}/compatibility/compatibility-matrix.html#"
-                    f"operating-systems-kernel-and-glibc-versions (ROCm/ROCm {MATRIX_PATH} at "
+                    f"operating-systems-kernel-and-glibc-versions ({args.rocm_name} {MATRIX_PATH} at "
                     f"{commits[first][:12]})"
                 )
         return {}, None
@@ -537,7 +539,31 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def markdown_table(table: dict) -> str:
+    """The docs/doctor.md table of every known release, from a generated table."""
+    lines = [
+        "| Release | Distributions (os-release ID-VERSION_ID) | Kernels known | gfx targets "
+        "| PyTorch index (torch) | Source |",
+        "|---|---|---|---|---|---|",
+    ]
+    for release, rel in table["releases"].items():
+        oses = ", ".join(f"{r['id']}-{r['version']}" for r in rel["os"])
+        kernels = sum(1 for r in rel["os"] if r.get("kernels"))
+        gfx = ", ".join(rel["gfx"]) or "not in the data"
+        torch = "; ".join(
+            f"{p['index'].rsplit('/', 1)[1]} ({', '.join(p['torch'])})" for p in rel["pytorch"]
+        )
+        lines.append(
+            f"| {release} | {oses} | {kernels}/{len(rel['os'])} | {gfx} | {torch or 'none'} "
+            f"| {rel['sources']['os']} |"
+        )
+    return "\n".join(lines) + f"\n\nAll rows read {table['read']}.\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None and sys.argv[1:2] == ["--markdown"]:
+        print(markdown_table(json.loads(OUT.read_text(encoding="utf-8"))), end="")
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--rocm-git", type=Path, required=True)
     parser.add_argument(

@@ -371,8 +371,8 @@ def build(args: argparse.Namespace) -> dict:
             if "_OS-kernel-versions:" in text and lookup_table(text):
                 return lookup_table(text), (
                     f"{DOCS}/en/docs-{first}/compatibility/compatibility-matrix.html#"
-                    f"operating-systems-kernel-and-glibc-versions ({args.rocm_name} {MATRIX_PATH} at "
-                    f"{commits[first][:12]})"
+                    f"operating-systems-kernel-and-glibc-versions ({args.rocm_name} "
+                    f"{MATRIX_PATH} at {commits[first][:12]})"
                 )
         return {}, None
 

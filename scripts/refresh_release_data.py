@@ -29,9 +29,6 @@ tests/doctor/fixtures/sources --date YYYY-MM-DD``; the table is written atomical
 from __future__ import annotations
 
 import argparse
-import ast
-import csv
-import io
 import json
 import os
 import re
@@ -42,23 +39,27 @@ from pathlib import Path
 
 from packaging.version import Version
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from release_sources import (  # noqa: E402  (a sibling module of this script)
+    conf_lists,
+    expand_os,
+    kernel_series,
+    legacy_release,
+    lookup_table,
+    os_key,
+    parse_gpu_limits,
+    parse_matrix,
+    parse_pytorch,
+    pytorch_for,
+    sysreq_table,
+)
+
 CSV_PATH = "docs/compatibility/compatibility-matrix-historical-6.0.csv"
 MATRIX_PATH = "docs/compatibility/compatibility-matrix.rst"
 SYSREQ_PATH = "docs/reference/system-requirements.rst"
 DOCS = "https://rocm.docs.amd.com"
 OUT = Path(__file__).resolve().parents[1] / "src/rocport/doctor/data/rocm_releases.json"
 
-#: "Ubuntu 24.04.3" -> os-release ID; the version is what follows the name
-OS_NAMES = {
-    "Ubuntu": "ubuntu",
-    "RHEL": "rhel",
-    "SLES": "sles",
-    "Oracle Linux": "ol",
-    "Debian": "debian",
-    "Azure Linux": "azurelinux",
-    "Rocky Linux": "rocky",
-    "CentOS": "centos",
-}
 #: apt suites AMD builds for (install docs conf.py ``ubuntu_version_numbers``/``debian_...``)
 SUITES = {
     ("ubuntu", "20.04"): "focal",
@@ -82,127 +83,6 @@ def git_show(gitdir: Path, rev: str, path: str) -> str | None:
         return None
 
 
-def strip_refs(cell: str) -> str:
-    """``"Oracle Linux 9, 8 [#ol-mi300x]_"`` -> ``"Oracle Linux 9, 8"``."""
-    return re.sub(r"\s*\[#[^\]]*\]_", "", cell).strip()
-
-
-# --- operating systems --------------------------------------------------------------------
-def expand_os(cell: str) -> list[tuple[str, str, str]]:
-    """``"RHEL 9.6, 9.4"`` -> [("rhel", "9.6", "RHEL 9.6"), ("rhel", "9.4", "RHEL 9.4")]."""
-    cell = strip_refs(cell)
-    for name, found in OS_NAMES.items():
-        if cell.startswith(name + " "):
-            os_id, rest = found, cell[len(name) + 1 :]
-            break
-    else:
-        return []
-    rows = []
-    prefix = ""
-    for part in (p.strip() for p in rest.split(",")):
-        if os_id == "sles":
-            match = re.fullmatch(r"(?:(\d+) )?SP(\d+)", part)
-            if not match:
-                continue
-            prefix = match[1] or prefix
-            rows.append((os_id, f"{prefix}.{match[2]}", f"SLES {prefix} SP{match[2]}"))
-        elif re.fullmatch(r"\d+(\.\d+)*", part):
-            rows.append((os_id, part, f"{name} {part}"))
-    return rows
-
-
-def os_key(os_id: str, version: str) -> tuple[str, str]:
-    """Ubuntu point releases (24.04.3) share the os-release VERSION_ID 24.04."""
-    if os_id == "ubuntu":
-        version = ".".join(version.split(".")[:2])
-    return os_id, version
-
-
-def kernel_series(text: str) -> list[str]:
-    """``"5.15 [GA], 6.8 [HWE]"`` -> ["5.15", "6.8"]; ``"6.40-150700.51"`` -> ["6.4"]."""
-    series = []
-    for match in re.finditer(r"(?<![\d.-])(\d+)\.(\d+)", text):
-        major, minor = match[1], match[2]
-        if len(minor) == 2 and minor.endswith("0") and major == "6" and "-" in text:
-            minor = minor[0]  # "6.40-150700.51" is AMD's spelling of 6.4.0-150700.51
-        key = f"{major}.{int(minor)}"
-        if key not in series:
-            series.append(key)
-    return series
-
-
-def sysreq_table(text: str) -> dict[str, dict[str, str]]:
-    """Rows of a system-requirements OS csv-table: label -> {"kernel", "glibc"}."""
-    table = {}
-    for line in text.splitlines():
-        cells = next(csv.reader([line.strip()], skipinitialspace=True), [])
-        if len(cells) >= 3 and expand_os(cells[0]) and re.search(r"\d", cells[1]):
-            glibc = cells[2] if len(cells) >= 4 and re.fullmatch(r"\d+\.\d+", cells[2]) else None
-            table[strip_refs(cells[0])] = {"kernel": cells[1].strip(), "glibc": glibc}
-    return table
-
-
-def lookup_table(text: str) -> dict[tuple[str, str], dict[str, str]]:
-    """The compatibility matrix's OS/Version/Kernel/Glibc table, by (os id, version)."""
-    section = text.split(".. _OS-kernel-versions:", 1)[-1].split(".. note::", 1)[0]
-    table, os_id = {}, None
-    for line in section.splitlines():
-        if not line.startswith("   ") or line.strip().startswith((":", ".. ")):
-            continue
-        cells = next(csv.reader([line.strip()], skipinitialspace=True), [])
-        if len(cells) < 3:
-            continue
-        if cells[0]:
-            name = re.sub(r"`([^<`]*?)\s*(?:\(.*?\))?\s*<.*", r"\1", cells[0]).strip()
-            name = {"Red Hat Enterprise Linux": "RHEL", "SUSE Linux Enterprise Server": "SLES"}.get(
-                name, name
-            )
-            os_id = OS_NAMES.get(name)
-        if os_id is None:
-            continue
-        version = cells[1].strip()
-        if not version:
-            continue
-        if os_id == "sles":
-            version = version.replace(" SP", ".")
-        glibc = cells[3].strip() if len(cells) > 3 else None
-        table[(os_id, version)] = {"kernel": cells[2].strip(), "glibc": glibc or None}
-    return table
-
-
-# --- the historical matrix ---------------------------------------------------------------
-def parse_matrix(text: str) -> dict[str, dict]:
-    """Columns of the historical CSV: release -> os cells, gfx targets, pytorch, driver."""
-    rows = list(csv.reader(io.StringIO(text), skipinitialspace=True))
-    releases = [c.strip() for c in rows[0][1:]]
-    out: dict[str, dict] = {}
-    section = None
-    for row in rows[1:]:
-        label = row[0].strip()
-        if label:
-            section = label
-        for i, cell in enumerate(row[1 : len(releases) + 1]):
-            cell = strip_refs(cell)
-            if not cell or cell.startswith(".. _"):
-                continue
-            col = out.setdefault(
-                releases[i], {"os": [], "gfx": [], "pytorch": None, "driver": None}
-            )
-            if "Operating systems" in (section or ""):
-                col["os"].append(cell)
-            elif "GPU / LLVM target" in (section or ""):
-                col["gfx"].append(cell)
-            elif label.startswith(":doc:`PyTorch"):
-                col["pytorch"] = cell
-            elif label.startswith((":doc:`AMD GPU Driver", ":doc:`KMD", "Tested user space")):
-                col["driver"] = cell
-    split = {}
-    for name, col in out.items():  # "7.0.1/7.0.0" is one column for two releases
-        for release in name.split("/"):
-            split[release.strip()] = col
-    return split
-
-
 def newest_commits(gitdir: Path) -> dict[str, str]:
     """Release -> the last commit whose historical CSV names it as the newest release."""
     found: dict[str, str] = {}
@@ -212,49 +92,6 @@ def newest_commits(gitdir: Path) -> dict[str, str]:
         for release in first.split("/"):
             found.setdefault(release.strip(), commit)
     return found
-
-
-# --- ROCm 5.7 ------------------------------------------------------------------------------
-def legacy_release(gitdir: Path, branch: str) -> dict | None:
-    text = git_show(gitdir, branch, "docs/release/gpu_os_support.md")
-    if text is None:
-        return None
-    supported = text.split(":::{tab-item} Unsupported", 1)[0]
-    os_rows, gfx = [], []
-    for line in supported.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and "✅" in cells[3] and expand_os(cells[0]):
-            os_rows.append((cells[0], cells[2], None))
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and re.fullmatch(r"gfx[0-9a-f]+", cells[2]) and "✅" in cells[3]:
-            gfx.append(cells[2])
-    return {"os": os_rows, "gfx": sorted(set(gfx), key=lambda t: (len(t), t))}
-
-
-# --- PyTorch -------------------------------------------------------------------------------
-def parse_pytorch(text: str) -> list[tuple[str, str]]:
-    """(torch version, ROCm index URL) pairs of the previous-versions page."""
-    pairs, torch = [], None
-    for line in text.splitlines():
-        if line.startswith("### v"):
-            torch = line[5:].strip()
-        match = re.search(r"--index-url (https://download\.pytorch\.org/whl/rocm[\d.]+)", line)
-        if match and torch:
-            pairs.append((torch, match[1]))
-    return pairs
-
-
-def pytorch_for(release: str, pairs: list[tuple[str, str]]) -> list[dict]:
-    """Indexes whose ROCm version is this release or its X.Y line, with the torch they serve."""
-    rel = Version(release)
-    found: dict[str, list[str]] = {}
-    for torch, url in pairs:
-        index = Version(url.rsplit("rocm", 1)[1])
-        same_line = (index.major, index.minor) == (rel.major, rel.minor)
-        if same_line and (len(index.release) == 2 or index == rel):
-            found.setdefault(url, []).append(torch)
-    return [{"index": url, "torch": sorted(t, key=Version)} for url, t in sorted(found.items())]
 
 
 # --- assembly ------------------------------------------------------------------------------
@@ -329,17 +166,6 @@ def build_os(cells, kernels, suites, minors) -> list[dict]:
     return list(rows.values())
 
 
-def conf_lists(text: str) -> dict[str, object]:
-    values = {}
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-            try:
-                values[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                continue
-    return values
-
-
 def build(args: argparse.Namespace) -> dict:
     rocm, install, extracts = args.rocm_git, args.install_git, Path(args.extracts)
     head = git(rocm, "rev-parse", "HEAD").strip()
@@ -398,8 +224,9 @@ def build(args: argparse.Namespace) -> dict:
             extracts,
         )
     for branch in ("docs/5.7.0", "docs/5.7.1"):
-        legacy = legacy_release(args.legacy_git or rocm, branch)
-        if legacy:
+        text = git_show(args.legacy_git or rocm, branch, "docs/release/gpu_os_support.md")
+        if text:
+            legacy = legacy_release(text)
             release = branch.split("/")[1]
             kernels = {label: {"kernel": k, "glibc": None} for label, k, _ in legacy["os"]}
             src = (
@@ -507,28 +334,6 @@ def assemble(
         "repositories": repositories(release, driver),
         "pytorch": pytorch,
     }
-
-
-def parse_gpu_limits(text: str) -> list[dict]:
-    """``.. [#RDNA-OS] AMD Radeon PRO (...) and AMD Radeon (...) are only supported on ...``."""
-    limits = []
-    for match in re.finditer(
-        r"\.\. \[#[^\]]+\] (.*? (?:are|is) only supported on (.*?))\.\n", text
-    ):
-        sentence, where = match[1], match[2]
-        names = []
-        for family, inner in re.findall(r"(AMD Radeon(?: PRO)?) \(([^)]*)\)", sentence):
-            for name in (n.strip().removeprefix("and ").strip() for n in inner.split(",")):
-                if name:
-                    bare = name.startswith(("PRO ", "AI PRO ", "RX "))
-                    names.append(f"AMD Radeon {name}" if bare else f"{family} {name}")
-        if not names:
-            single = re.match(r"(AMD Radeon PRO \w+)", sentence)
-            names = [single[1]] if single else []
-        oses = [o.strip().removeprefix("and ").strip() for o in where.split(",")]
-        if names:
-            limits.append({"gpus": names, "os": [o for o in oses if o], "text": sentence})
-    return limits
 
 
 def write_atomic(path: Path, text: str) -> None:

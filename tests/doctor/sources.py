@@ -52,7 +52,7 @@ def matrix_columns() -> dict[str, dict[str, list[str]]]:
             kind = "gfx"
         elif "PyTorch" in label:
             kind = "pytorch"
-        elif "Architecture" in label:
+        elif label.strip():
             kind = None
         for release, cell in zip(releases, row[1:], strict=False):
             cell = re.sub(r"\s*\[#[^\]]*\]_", "", cell).strip()

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import pkgutil
 import re
+import shutil
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -96,21 +100,61 @@ def test_721_distributions_match_its_conf_py() -> None:
         assert ("rhel", version.strip(" '")) in rows
 
 
-def test_refresh_tool_rebuilds_the_pytorch_table_from_the_excerpt() -> None:
-    spec = importlib.util.spec_from_file_location(
-        "refresh", ROOT / "scripts" / "refresh_release_data.py"
-    )
-    refresh = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(refresh)
-    pairs = refresh.parse_pytorch(sources.text("pytorch-previous-versions.txt"))
+def _script(name: str):
+    path = ROOT / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
+
+
+def test_refresh_parsers_rebuild_the_pytorch_table_from_the_excerpt() -> None:
+    parse = _script("release_sources")
+    pairs = parse.parse_pytorch(sources.text("pytorch-previous-versions.txt"))
     for release, rel in data.releases().items():
-        assert refresh.pytorch_for(release, pairs) == rel["pytorch"], release
-    assert refresh.folder("7.2.0") == "7.2" and refresh.folder("7.2.1") == "7.2.1"
-    assert refresh.expand_os("SLES 15 SP7, SP6") == [
+        assert parse.pytorch_for(release, pairs) == rel["pytorch"], release
+    assert parse.expand_os("SLES 15 SP7, SP6") == [
         ("sles", "15.7", "SLES 15 SP7"),
         ("sles", "15.6", "SLES 15 SP6"),
     ]
-    assert refresh.kernel_series("6.40-150700.51") == ["6.4"]
+    assert parse.kernel_series("6.40-150700.51") == ["6.4"]
+    assert parse.kernel_series("5.15 [GA], 6.8 [HWE]") == ["5.15", "6.8"]
+
+
+def test_refresh_tool_rebuilds_os_rows_and_targets_from_a_git_snapshot(tmp_path) -> None:
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git not found: the refresh tool reads git snapshots of the docs")
+    repo = tmp_path / "rocm"
+    target = repo / "docs/compatibility/compatibility-matrix-historical-6.0.csv"
+    target.parent.mkdir(parents=True)
+    lines = sources.text("compatibility-matrix-historical-6.0.csv").splitlines(keepends=True)
+    target.write_text("".join(line for line in lines if not line.startswith("#")))
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ.get("PATH", "")}  # fmt: skip
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "snapshot"]):
+        subprocess.run([git, "-C", str(repo), *args], check=True, env=env)
+    refresh = _script("refresh_release_data")
+    out = tmp_path / "releases.json"
+    code = refresh.main(
+        ["--rocm-git", str(repo / ".git"), "--extracts", str(sources.SOURCES),
+         "--date", data.read_date(), "-o", str(out)]
+    )  # fmt: skip
+    assert code == 0
+    rebuilt = json.loads(out.read_text())["releases"]
+    for release, rel in rebuilt.items():
+        if release in ("7.2.1",) or release.startswith("5."):
+            continue  # from the conf.py excerpt / the 5.7 branches, not the matrix
+        committed = data.releases()[release]
+        assert [(r["id"], r["version"]) for r in rel["os"]] == [
+            (r["id"], r["version"]) for r in committed["os"]
+        ], release
+        assert rel["gfx"] == committed["gfx"] and rel["pytorch"] == committed["pytorch"]
+        assert rel["repositories"] == committed["repositories"], release
 
 
 def test_release_resolution_never_maps_a_point_release_silently() -> None:

@@ -4,10 +4,10 @@
   the destination's folder, then is renamed over the destination; a run killed in between
   leaves only such a file, which the next run on that tree removes (:func:`remove_stale_temps`);
 - a new file gets ``0666`` less the umask; a replaced file keeps its mode;
-- :func:`replace_in_place` edits a user's file: it checks that the file still holds the bytes
+- :func:`replace_all` edits a user's files: it checks that each file still holds the bytes
   that were read, writes a whole backup (``FILE.orig``, or ``FILE.orig.1``, ``.2`` ... when an
-  earlier backup holds other bytes; never overwritten) and syncs it to disk before the file is
-  replaced; a symlink is followed and its target edited;
+  earlier backup holds other bytes; never overwritten), syncs the backups to disk, and only
+  then replaces the files; a symlink is followed and its target edited;
 - :func:`folder_lock` takes an exclusive ``flock`` on a folder, so that two runs never write
   into one tree at once.
 """
@@ -21,7 +21,7 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
@@ -258,42 +258,89 @@ def backup_names(path: Path) -> Iterator[Path]:
         yield path.with_name(f"{path.name}{BACKUP_SUFFIX}.{n}")
 
 
+@dataclass(frozen=True, slots=True)
+class FileEdit:
+    """One in-place edit: the file, its new bytes, and what it held when it was read (its
+    bytes, or a :class:`Snapshot`)."""
+
+    path: Path
+    payload: bytes
+    expected: bytes | Snapshot
+
+
+def replace_all(edits: Sequence[FileEdit], *, backup: bool = True) -> list[Replaced | ChangedError]:
+    """Apply ``edits`` to the files (a symlink's target is edited), keeping each file's mode.
+
+    First each file is checked to hold what was read, and with ``backup`` the bytes to be
+    replaced are kept (:func:`make_backup`); once every backup is written they are synced to
+    disk together (``sync``), and only then is each file replaced, if it still holds the bytes
+    that were backed up. A file that changed gives a :class:`ChangedError` in the result list
+    and is left as it is."""
+    staged: list[tuple[FileEdit, Path, bytes, Path | None, bool] | ChangedError] = []
+    for edit in edits:
+        target = Path(os.path.realpath(edit.path))
+        current, st = _read_target(target)
+        expected = edit.expected
+        same = current == expected if isinstance(expected, bytes) else expected.matches(current, st)
+        if not same:
+            staged.append(_changed(edit.path))
+            continue
+        kept, written = make_backup(target, current, st, sync=False) if backup else (None, False)
+        staged.append((edit, target, digest(current), kept, written))
+    if any(not isinstance(s, ChangedError) and s[4] for s in staged):
+        os.sync()  # every new backup on disk before any original is touched
+    results: list[Replaced | ChangedError] = []
+    for entry in staged:
+        if isinstance(entry, ChangedError):
+            results.append(entry)
+            continue
+        edit, target, backed_up, kept, written = entry
+        current, st = _read_target(target)
+        if digest(current) != backed_up:  # changed after its backup was taken
+            results.append(_changed(edit.path))
+            continue
+        try:
+            tmp = _write_temp(target, edit.payload, stat.S_IMODE(st.st_mode), durable=False)
+        except OSError as exc:
+            raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
+        results.append(Replaced(target, kept, written))
+    return results
+
+
 def replace_in_place(
     path: Path, payload: bytes, *, expected: bytes | Snapshot, backup: bool = True
 ) -> Replaced:
-    """Replace the file ``path`` (a symlink's target) with ``payload``, keeping its mode.
+    """:func:`replace_all` for one file; a changed file raises :class:`ChangedError`."""
+    result = replace_all([FileEdit(path, payload, expected)], backup=backup)[0]
+    if isinstance(result, ChangedError):
+        raise result
+    return result
 
-    ``expected`` is what the file held when it was read (its bytes, or a :class:`Snapshot`);
-    if it holds anything else now, :class:`ChangedError` is raised and nothing is written.
-    With ``backup``, the bytes replaced are first kept in a backup (:func:`make_backup`)."""
-    target = Path(os.path.realpath(path))
+
+def _changed(path: Path) -> ChangedError:
+    return ChangedError(f"{path} changed after it was read; left as it is, run again")
+
+
+def _read_target(target: Path) -> tuple[bytes, os.stat_result]:
     try:
-        current, st = read_regular(target)
-    except InputError as exc:
+        return read_regular(target)
+    except InputError as exc:  # it was read before: now it is an output that cannot be written
         raise OutputError(str(exc)) from exc
-    unchanged = (
-        current == expected if isinstance(expected, bytes) else expected.matches(current, st)
-    )
-    if not unchanged:
-        raise ChangedError(f"{path} changed after it was read; left as it is, run again")
-    kept, written = make_backup(target, current, st) if backup else (None, False)
-    try:
-        tmp = _write_temp(target, payload, stat.S_IMODE(st.st_mode), durable=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
-    try:
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
-    return Replaced(target, kept, written)
 
 
-def make_backup(path: Path, data: bytes, st: os.stat_result) -> tuple[Path, bool]:
+def make_backup(
+    path: Path, data: bytes, st: os.stat_result, *, sync: bool = True
+) -> tuple[Path, bool]:
     """Keep ``data`` (the bytes of ``path``, with status ``st``) in the first backup name of
     :func:`backup_names` that is free, or reuse a backup that already holds exactly these bytes;
-    return the backup and whether it was written now. The backup is complete and synced to disk
-    under its final name before this returns; an existing backup is never overwritten."""
+    return the backup and whether it was written now. The backup is complete under its final
+    name (written to a temporary file, then linked: never half a backup) and, with ``sync``,
+    synced to disk before this returns; an existing backup is never overwritten."""
     tmp: Path | None = None
     try:
         for name in backup_names(path):
@@ -302,7 +349,7 @@ def make_backup(path: Path, data: bytes, st: os.stat_result) -> tuple[Path, bool
                     return name, False
                 continue
             if tmp is None:
-                tmp = _write_temp(path, data, stat.S_IMODE(st.st_mode), durable=True)
+                tmp = _write_temp(path, data, stat.S_IMODE(st.st_mode), durable=sync)
                 os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))
             try:
                 os.link(tmp, name)  # fails if ``name`` appeared meanwhile: never overwrites
@@ -313,7 +360,8 @@ def make_backup(path: Path, data: bytes, st: os.stat_result) -> tuple[Path, bool
                     raise
                 if not _create_exclusive(name, data, st):  # no hard links on this filesystem
                     continue
-            _sync_folder(path.parent)
+            if sync:
+                _sync_folder(path.parent)
             return name, True
     except OSError as exc:
         raise OutputError(f"cannot write a backup of {path}: {_why(exc)}") from exc

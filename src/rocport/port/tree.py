@@ -15,9 +15,9 @@ resolves in the output tree; hipcc compiles ``.cu`` files as HIP with ``-x hip``
 
 FIFOs, sockets and devices are skipped (reading one could block forever); a folder or a file to
 copy that cannot be read stops the port in phase 1, before anything is written. With
-``--in-place`` each file is replaced by :func:`rocport._fs.replace_in_place` (unchanged since
-read, whole backup first, mode kept); the mirror never writes through a symlinked folder of
-the output.
+``--in-place`` the files are replaced by :func:`rocport._fs.replace_all` (unchanged since
+read, whole backups synced first, modes kept); the mirror never writes through a symlinked
+folder of the output.
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ from typing import TYPE_CHECKING
 from rocport._fs import (
     TEMP_NAME,
     ChangedError,
+    FileEdit,
     Snapshot,
     copy_if_changed,
     open_regular,
     read_regular,
-    replace_in_place,
+    replace_all,
     special_kind,
     temp_path,
     write_if_changed,
@@ -348,16 +349,14 @@ def write_results(
     """Phase 2: write every output that changes, and record where each result lives."""
     if out_root is not None and not in_place and out_root.is_dir():
         check_output_folders(results, out_root)
+    if in_place:
+        _replace_all(results, backup)
+        return
     for result in results:
         item, report = result.item, result.report
         if item.dest is None or item.kind == "special":
             continue
-        if in_place:
-            if result.payload is not None:
-                _replace(result, backup)
-            if item.kind != "symlink" and report.message != _CHANGED:
-                report.output = str(item.dest)
-        elif item.kind == "symlink":
+        if item.kind == "symlink":
             assert out_root is not None
             report.written = link_if_changed(mirrored_link(item.src, src_root, out_root), item.dest)
             report.output = str(item.dest)
@@ -370,19 +369,26 @@ def write_results(
             report.output = str(item.dest)
 
 
-_CHANGED = "changed after it was read; left as it is (run again)"
-
-
-def _replace(result: FileResult, backup: bool) -> None:
-    """Rewrite one file in place; a file edited meanwhile is left alone and reported."""
-    item, report = result.item, result.report
-    assert result.payload is not None and result.read is not None
-    try:
-        done = replace_in_place(item.src, result.payload, expected=result.read, backup=backup)
-    except ChangedError:
-        report.message = _CHANGED
-        return
-    report.written = True
-    report.backup = None if done.backup is None else str(done.backup)
-    if item.src.is_symlink():
-        report.message = f"a symlink: its target {done.target} was edited"
+def _replace_all(results: list[FileResult], backup: bool) -> None:
+    """Rewrite the changed files in place (backups first, all synced, then the files); a file
+    edited meanwhile is left alone and reported."""
+    edits = [r for r in results if r.payload is not None]
+    done = replace_all(
+        [FileEdit(r.item.src, r.payload, r.read) for r in edits],  # type: ignore[arg-type]
+        backup=backup,
+    )
+    outcome = {id(r): d for r, d in zip(edits, done, strict=True)}
+    for result in results:
+        item, report = result.item, result.report
+        if item.dest is None or item.kind in ("special", "symlink"):
+            continue
+        replaced = outcome.get(id(result))
+        if isinstance(replaced, ChangedError):
+            report.message = "changed after it was read; left as it is (run again)"
+            continue
+        report.output = str(item.dest)
+        if replaced is not None:
+            report.written = True
+            report.backup = None if replaced.backup is None else str(replaced.backup)
+            if item.src.is_symlink():
+                report.message = f"a symlink: its target {replaced.target} was edited"

@@ -1,7 +1,7 @@
 """Apply fixes: safe ones by default, unsafe ones on request; diff and write safely.
 
-Writing goes through :func:`rocport._fs.replace_in_place`: a file is replaced only if it still
-holds the text that was scanned, after a whole backup (``FILE.orig``, or ``FILE.orig.N`` when
+Writing goes through :func:`rocport._fs.replace_all`: a file is replaced only if it still
+holds the text that was scanned, after its whole backup (``FILE.orig``, or ``FILE.orig.N`` when
 an earlier backup holds other bytes) is on disk; its mode is kept; a symlink's target is
 edited. :func:`locked` keeps a second run out of the folders being fixed.
 """
@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rocport._diagnostics import Applicability, Edit, Finding
-from rocport._fs import ChangedError, Replaced, folder_lock, remove_stale_temps, replace_in_place
+from rocport._fs import (
+    ChangedError,
+    FileEdit,
+    Replaced,
+    folder_lock,
+    remove_stale_temps,
+    replace_all,
+)
 from rocport._printable import printable
 from rocport.scan.engine import ScanReport, language_of, scan_text
 from rocport.scan.registry import Rule
@@ -133,27 +140,25 @@ def write(fixed: Sequence[FixedFile], backup: bool = True) -> list[Outcome]:
     """Write every fixed file in place, keeping a backup unless ``backup`` is off; a file that
     changed since it was scanned is left as it is, and one reached twice (through a symlink)
     is written once."""
-    outcomes = []
+    unique: list[FixedFile] = []
     seen: set[str] = set()
     for item in fixed:
         real = os.path.realpath(item.path)
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            done = replace_in_place(
-                item.path,
-                item.after.encode("utf-8"),
-                expected=item.before.encode("utf-8"),
-                backup=backup,
-            )
-        except ChangedError:
+        if real not in seen:
+            seen.add(real)
+            unique.append(item)
+    edits = [
+        FileEdit(item.path, item.after.encode("utf-8"), item.before.encode("utf-8"))
+        for item in unique
+    ]
+    outcomes = []
+    for item, done in zip(unique, replace_all(edits, backup=backup), strict=True):
+        if isinstance(done, ChangedError):
             message = "changed after it was scanned; left as it is (run again)"
             outcomes.append(Outcome(item, None, message))
             continue
-        message = (
-            f"a symlink: its target {done.target} was edited" if item.path.is_symlink() else None
-        )
+        linked = item.path.is_symlink()
+        message = f"a symlink: its target {done.target} was edited" if linked else None
         outcomes.append(Outcome(item, done, message))
     return outcomes
 

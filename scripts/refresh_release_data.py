@@ -49,6 +49,7 @@ from release_sources import (  # noqa: E402  (a sibling module of this script)
     os_key,
     parse_gpu_limits,
     parse_matrix,
+    parse_os_limits,
     parse_pytorch,
     pytorch_for,
     sysreq_table,
@@ -296,10 +297,16 @@ def assemble(
     suites = (
         SUITES if rel >= Version("6.0") else {k: v for k, v in SUITES.items() if k[0] == "ubuntu"}
     )
-    gpu_limits = []
+    gpu_limits, os_limits = [], {}
     extract = extracts / f"rocm-{rel.major}.{rel.minor}-system-requirements.rst"
     if extract.exists() and rel < Version("7.0.2"):
         gpu_limits = parse_gpu_limits(extract.read_text())
+        os_limits = parse_os_limits(extract.read_text())
+    os_rows = build_os(os_cells, kernels, suites, minors)
+    for row in os_rows:
+        limit = os_limits.get(row["label"])
+        if limit:
+            row["only_gpus"], row["note"] = limit["gpus"], limit["text"]
     driver = driver_folder(driver_cell, release) if rel >= Version("7.0") else None
     pytorch = pytorch_for(release, pairs)
     template = (
@@ -327,7 +334,7 @@ def assemble(
             "pytorch": "https://pytorch.org/get-started/previous-versions/ (excerpt "
             "tests/doctor/fixtures/sources/pytorch-previous-versions.txt)",
         },
-        "os": build_os(os_cells, kernels, suites, minors),
+        "os": os_rows,
         "gfx": sorted({g.split()[0] for g in gfx}, key=lambda t: (len(t), t)),
         "driver": driver_cell,
         "gpu_os_limits": gpu_limits,

@@ -217,3 +217,28 @@ def conf_lists(text: str) -> dict[str, object]:
             except ValueError:
                 continue
     return values
+
+
+def parse_os_limits(text: str) -> dict[str, dict]:
+    """OS footnotes: ``RHEL 8.10 is only supported on AMD Instinct MI300X, ... GPUs.`` ->
+    {"RHEL 8.10": {"gpus": ["AMD Instinct MI300X", ...], "text": sentence}}."""
+    limits: dict[str, dict] = {}
+    pattern = (
+        r"\.\. \[#[^\]]+\] ((.*?) (?:are|is) (?:only supported|supported only) on (.*?))\.\s*\n"
+    )
+    for match in re.finditer(pattern, text):
+        sentence, subject, where = match[1], match[2], match[3]
+        oses = [o.strip() for o in re.split(r",| and ", subject) if o.strip()]
+        if not oses or not all(any(o.startswith(n + " ") for n in OS_NAMES) for o in oses):
+            continue
+        gpus, family = [], None
+        for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", re.sub(r"\s+GPUs?\b", "", where)):
+            part = part.strip()
+            found = re.match(r"(AMD (?:Instinct|Radeon PRO|Radeon))\s+(.*)", part)
+            if found:
+                family, part = found[1], found[2]
+            if family and part:
+                gpus.append(f"{family} {part}")
+        for os_label in oses:
+            limits[os_label] = {"gpus": gpus, "text": sentence}
+    return limits

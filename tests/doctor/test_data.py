@@ -91,6 +91,11 @@ def test_70_kernels_and_radeon_limits_match_the_system_requirements_page() -> No
         assert row["kernel_text"] == kernel
     limit = next(lim for lim in rel["gpu_os_limits"] if "AMD Radeon RX 7900 XTX" in lim["gpus"])
     assert limit["os"] == ["Ubuntu 24.04.3", "Ubuntu 22.04.5", "RHEL 9.6"]
+    debian = next(r for r in rel["os"] if r["label"] == "Debian 12")
+    assert debian["only_gpus"][:2] == ["AMD Instinct MI300X", "AMD Instinct MI300A"]
+    assert "AMD Instinct MI100" not in debian["only_gpus"]
+    rhel8 = next(r for r in rel["os"] if r["label"] == "RHEL 8.10")
+    assert "AMD Instinct MI100" in rhel8["only_gpus"]
 
 
 def test_721_distributions_match_its_conf_py() -> None:

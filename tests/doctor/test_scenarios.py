@@ -360,3 +360,19 @@ def test_collect_env_without_miopen_or_triton_warns(capsys, fixture_copy) -> Non
     env = _check(report, "torch.env")
     assert env["status"] == "warn" and "MIOpen not found" in env["found"]
     assert "pytorch-triton-rocm" in env["fix"]
+
+
+def test_os_footnote_limits_the_gpus_of_a_distribution(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    (root / "etc/os-release").write_text(
+        'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n'
+    )
+    (root / "proc/sys/kernel/osrelease").write_text("6.1.0-37-amd64\n")
+    _, report = doctor_json(capsys, "--root", str(root))
+    assert _check(report, "os.supported")["status"] == "pass"  # MI300X is listed for Debian 12
+    probe = root / ".rocport-probes/rocminfo.txt"
+    probe.write_text(probe.read_text().replace("AMD Instinct MI300X", "AMD Instinct MI100"))
+    _, report = doctor_json(capsys, "--root", str(root))
+    supported = _check(report, "os.supported")
+    assert supported["status"] == "warn" and "AMD Instinct MI100" in supported["found"]
+    assert "RHEL 8.10" in supported["found"] and "Debian 12" not in supported["fix"]

@@ -14,15 +14,39 @@ def _supported_labels(ctx: Context) -> str:
 
 
 def gpu_os_limits(ctx: Context, row: dict) -> tuple[list[str], list[str], str] | None:
-    """(GPUs, allowed OS labels, AMD's sentence) when a per-GPU OS limit excludes this OS."""
-    names = {name for _, name in ctx.gfx_targets if name}
-    for limit in ctx.release_data.get("gpu_os_limits", []):
-        hit = sorted(
-            n for n in names if any(n == g or n.startswith(g + " ") for g in limit["gpus"])
-        )
-        if hit and not any(_same_os(label, row) for label in limit["os"]):
-            return hit, limit["os"], limit["text"]
-    return None
+    """(GPUs, OS labels AMD supports them on, AMD's sentences) when a limit excludes this OS.
+
+    Two kinds of footnote limit support: an OS row's ("Debian 12 is only supported on AMD
+    Instinct MI300X, ...") and a GPU's ("AMD Radeon ... are only supported on Ubuntu ...").
+    """
+    names = sorted({name for _, name in ctx.gfx_targets if name})
+    excluded = [n for n in names if not _admits(ctx, row, n)]
+    if not excluded:
+        return None
+    allowed = [
+        r["label"] for r in ctx.release_data["os"] if all(_admits(ctx, r, n) for n in excluded)
+    ]
+    texts = [row["note"]] if row.get("only_gpus") and row.get("note") else []
+    texts += [lim["text"] for lim in _gpu_limits(ctx, excluded)]
+    return excluded, allowed, " ".join(f"{t}." for t in texts)
+
+
+def _admits(ctx: Context, row: dict, gpu: str) -> bool:
+    """Whether AMD supports ``gpu`` on the matrix ``row`` (both kinds of footnote)."""
+    only = row.get("only_gpus")
+    if only and not any(_same_gpu(gpu, g) for g in only):
+        return False
+    return all(any(_same_os(lab, row) for lab in lim["os"]) for lim in _gpu_limits(ctx, [gpu]))
+
+
+def _gpu_limits(ctx: Context, gpus: list[str]) -> list[dict]:
+    limits = ctx.release_data.get("gpu_os_limits", [])
+    return [lim for lim in limits if any(_same_gpu(n, g) for n in gpus for g in lim["gpus"])]
+
+
+def _same_gpu(name: str, listed: str) -> bool:
+    """rocminfo's ``AMD Instinct MI300X`` is AMD's ``AMD Instinct MI300X`` (or its OAM/VF)."""
+    return name == listed or name.startswith(listed + " ")
 
 
 def _same_os(label: str, row: dict) -> bool:

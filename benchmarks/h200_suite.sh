@@ -5,7 +5,7 @@
 #   OUT=/some/dir bash benchmarks/h200_suite.sh            # full sizes on a GPU
 #   OUT=/tmp/x SUITE_PRESET=tiny bash benchmarks/h200_suite.sh  # CPU dry run, tiny sizes
 #
-# Writes under $OUT: bench.json (+ .md), independent.json, amp_resnet50.json,
+# Writes under $OUT: bench.json (+ .md; the ResNet headline), bench_kernels.json, independent.json, amp_resnet50.json,
 # profile_torch.json, profile_ncu.json, doctor.json, suite.log; prints a summary last.
 # Each stage has its own time limit and a failure does not stop the others.
 set -u
@@ -37,29 +37,37 @@ stage() {  # stage NAME SECONDS CMD...   (SUITE_SKIP="amp-check doctor" leaves s
 } >>"$LOG" 2>&1
 
 if [ "$PRESET" = tiny ]; then
-  BENCH_ARGS=(--preset tiny --device cpu)
+  KERNEL_ARGS=(--preset tiny --device cpu)
+  RESNET_ARGS=(--preset tiny --device cpu --precisions fp32,bf16 --memory-formats channels_last --graphs)
   IND_ARGS=(--steps 2 --warmup 1 --matmul-n 256)
   AMP_ARGS=(--device cpu --model resnet18 --steps 3 --batch 2 --input-shape 3,32,32)
-  STEPS_ARGS=(--steps 1 --warmup 0 --batch 2 --resolution 32 --precision fp32)
+  STEPS_ARGS=(--steps 1 --warmup 2 --batch 2 --resolution 32 --precision fp32)
 else
-  BENCH_ARGS=(--preset full --batches 64,256)
+  KERNEL_ARGS=(--preset full)
+  # the guide's loop (fp32, NCHW, b64, as written and strict) is always added to the sweep
+  RESNET_ARGS=(--preset full --batches 256 --memory-formats channels_last --compile --graphs)
   IND_ARGS=(--steps 30 --warmup 10 --matmul-n 8192)
   AMP_ARGS=(--steps 20 --batch 64)
-  STEPS_ARGS=(--steps 3 --warmup 2 --batch 64 --precision bf16 --channels-last)
+  STEPS_ARGS=(--steps 5 --warmup 2 --batch 64 --precision bf16 --channels-last)
 fi
 
-stage bench 310 "$PY" -m rocport bench "${BENCH_ARGS[@]}" --plain-progress --out "$OUT/bench.json" \
+# GEMM, copy and vector add (with the timer's calibration), then the ResNet headline run: the
+# guide's loop as written, strict fp32, the eager sweep, CUDA graphs and torch.compile
+stage bench-kernels 200 "$PY" -m rocport bench "${KERNEL_ARGS[@]}" --workloads calibration,gemm,copy,vector_add \
+  --plain-progress --out "$OUT/bench_kernels.json"
+stage bench 300 "$PY" -m rocport bench "${RESNET_ARGS[@]}" --workloads calibration,copy,resnet \
+  --plain-progress --out "$OUT/bench.json" \
   && "$PY" -m rocport bench report "$OUT/bench.json" -o "$OUT/bench.md" >>"$LOG" 2>&1
 
-# the best training configuration and the classic guide's loop, timed without rocport
+# the guide's loop, its strict fp32 twin and the best configuration, timed without rocport
 IDS=$("$PY" - "$OUT/bench.json" <<'PYEOF' 2>>"$LOG"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 train = [r for r in doc["results"] if r["workload"] == "resnet" and r["params"]["mode"] == "training"]
 best = max(train, key=lambda r: r["value"])
-naive = [r for r in train if r["params"]["precision"] == "fp32" and r["params"]["memory_format"] == "contiguous"
-         and r["params"]["batch"] == 64]
-print(" ".join(dict.fromkeys([best["id"], *(r["id"] for r in naive)])))
+guide = [r for r in train if r["params"]["precision"] == "fp32" and r["params"]["memory_format"] == "contiguous"
+         and r["params"]["batch"] == doc["metadata"]["settings"]["guide_batch"]]
+print(" ".join(dict.fromkeys([best["id"], *(r["id"] for r in guide)])))
 PYEOF
 )
 [ -n "$IDS" ] && stage independent 50 "$PY" benchmarks/independent_check.py --out "$OUT/independent.json" \

@@ -17,6 +17,14 @@ def _load(path: Path):
 def main(out: Path) -> None:
     rows: list[tuple[str, str]] = []
     bench = _load(out / "bench.json")
+    kernels = _load(out / "bench_kernels.json")
+    if bench and kernels:  # one table: the kernel run's results and checks first
+        bench = {
+            **bench,
+            "results": kernels["results"] + bench["results"],
+            "checks": kernels["checks"] + bench["checks"],
+        }
+    bench = bench or kernels
     if bench:
         dev = bench["metadata"]["device"]
         rows.append(

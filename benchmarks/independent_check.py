@@ -1,6 +1,7 @@
 """Independent timings, written without rocport, to check rocport bench's own numbers.
 
-For each ResNet configuration named on the command line, a plain training loop is timed
+For each ResNet configuration named on the command line (ids ending in ``/torch-defaults``
+run with PyTorch's default math settings, as the guide's loop does), a plain loop is timed
 with one pair of torch.cuda.Event around all timed steps (synchronize before and after);
 a plain torch.matmul loop does the same for the 8192^3 bf16 product. Writes JSON.
 
@@ -17,6 +18,13 @@ from contextlib import nullcontext
 
 import torch
 import torchvision
+
+#: PyTorch's settings as the process found them (its defaults), before any loop changes them
+DEFAULTS = {
+    "matmul": torch.backends.cuda.matmul.allow_tf32,
+    "cudnn": torch.backends.cudnn.allow_tf32,
+    "benchmark": torch.backends.cudnn.benchmark,
+}
 
 
 def _clock(fn, steps: int, warmup: int) -> float:
@@ -39,12 +47,17 @@ def _clock(fn, steps: int, warmup: int) -> float:
 
 
 def resnet(result_id: str, steps: int, warmup: int) -> dict:
-    _, arch, mode, precision, fmt_name, b, r = result_id.split("/")[:7]
+    _, arch, mode, precision, fmt_name, b, r, *tail = result_id.split("/")
     batch, res = int(b[1:]), int(r[1:])
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    tf32 = precision != "fp32"
-    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = tf32
-    torch.backends.cudnn.benchmark = True
+    if "torch-defaults" in tail:  # the guide's loop as written: PyTorch's own settings
+        torch.backends.cuda.matmul.allow_tf32 = DEFAULTS["matmul"]
+        torch.backends.cudnn.allow_tf32 = DEFAULTS["cudnn"]
+        torch.backends.cudnn.benchmark = DEFAULTS["benchmark"]
+    else:
+        tf32 = precision != "fp32"
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = tf32
+        torch.backends.cudnn.benchmark = True
     fmt = torch.channels_last if fmt_name == "channels_last" else torch.contiguous_format
     model = getattr(torchvision.models, arch)(weights=None).to(device, memory_format=fmt)
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)

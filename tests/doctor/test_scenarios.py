@@ -376,3 +376,22 @@ def test_os_footnote_limits_the_gpus_of_a_distribution(capsys, fixture_copy) -> 
     supported = _check(report, "os.supported")
     assert supported["status"] == "warn" and "AMD Instinct MI100" in supported["found"]
     assert "RHEL 8.10" in supported["found"] and "Debian 12" not in supported["fix"]
+
+
+def test_pcie_atomics_off_warns_and_unreadable_skips(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    probe = root / ".rocport-probes/lspci.txt"
+    text = probe.read_text()
+    probe.write_text(text.replace("AtomicOpsCtl: ReqEn+", "AtomicOpsCtl: ReqEn-", 1))
+    _, report = doctor_json(capsys, "--root", str(root))
+    atomics = _check(report, "hw.pcie_atomics")
+    assert atomics["status"] == "warn" and atomics["details"]["disabled"] == ["0000:05:00.0"]
+    blocks = text.split("\n\n")
+    probe.write_text(
+        "\n\n".join(
+            b.split("\tCapabilities:")[0] + "\tCapabilities: <access denied>" for b in blocks if b
+        )
+    )
+    _, report = doctor_json(capsys, "--root", str(root))
+    atomics = _check(report, "hw.pcie_atomics")
+    assert atomics["status"] == "skip" and "root" in atomics["found"]

@@ -37,6 +37,7 @@ PROBE_FILES: dict[str, str] = {
     "tensorflow": "tensorflow.json",
     "mokutil": "mokutil-sb-state.txt",
     "ldd": "ldd-version.txt",
+    "lspci": "lspci.txt",
 }
 
 ProbeStatus = Literal["ok", "missing", "failed", "timeout"]

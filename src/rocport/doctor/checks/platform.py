@@ -94,6 +94,47 @@ def boot_iommu(ctx: Context, c: Check) -> CheckResult:
     )
 
 
+#: ``lspci -D -vvv`` device header (``0000:05:00.0 Processing accelerators: ...``) and the
+#: Express capability's ``AtomicOpsCtl: ReqEn+`` (pciutils ``ls-caps.c``, lspci(8))
+_LSPCI_DEVICE = re.compile(r"^([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) (.*)$", re.M)
+_ATOMICS = re.compile(r"AtomicOpsCtl:\s*ReqEn([+-])")
+
+
+@check("hw.pcie_atomics", "driver", "PCIe atomics enabled for the GPUs", needs=("driver.amdgpu",))
+def hw_pcie_atomics(ctx: Context, c: Check) -> CheckResult:
+    probe = ctx.host.run("lspci", ["lspci", "-D", "-vvv", "-d", "1002:"])
+    if not probe.ok:
+        reason = "lspci not installed" if probe.status == "missing" else probe.error_line()
+        return c.result(Status.SKIP, f"cannot read PCIe capabilities: {reason}")
+    gpus = {d.address for d in ctx.pci_of(AMD_VENDOR)}
+    states, denied = {}, []
+    matches = list(_LSPCI_DEVICE.finditer(probe.stdout))
+    for n, match in enumerate(matches):
+        if match[1] not in gpus:
+            continue
+        end = matches[n + 1].start() if n + 1 < len(matches) else len(probe.stdout)
+        block = probe.stdout[match.end() : end]
+        if "<access denied>" in block:
+            denied.append(match[1])
+        atomics = _ATOMICS.search(block)
+        if atomics:
+            states[match[1]] = atomics[1] == "+"
+    if not states:
+        why = "lspci needs root to show them" if denied else "no AtomicOpsCtl line for the GPUs"
+        return c.result(Status.SKIP, f"PCIe atomics unknown: {why}")
+    off = sorted(a for a, on in states.items() if not on)
+    if off:
+        return c.result(
+            Status.WARN,
+            f"PCIe atomic requests are disabled for {', '.join(off)}: the path to the CPU does "
+            "not support them, and ROCm requires CPUs and slots with PCIe atomics",
+            "Put the GPU in a slot wired to the CPU (not behind a switch without atomics); "
+            "check `sudo dmesg | grep -i atomic`.",
+            disabled=off,
+        )
+    return c.result(Status.PASS, f"PCIe atomics enabled on {', '.join(sorted(states))}")
+
+
 @check("hw.igpu", "rocm", "No integrated GPU beside the discrete ones", needs=("rocm.agents",))
 def hw_igpu(ctx: Context, c: Check) -> CheckResult:
     agents = ctx.amd_gpu_agents
@@ -162,4 +203,4 @@ def rocm_ecc(ctx: Context, c: Check) -> CheckResult:
     return c.result(Status.PASS, f"no ECC errors on {len(counted)} GPU(s){fw}{mode}", **details)
 
 
-CHECKS = (os_glibc, boot_secure_boot, boot_iommu, hw_igpu, rocm_ecc)
+CHECKS = (os_glibc, boot_secure_boot, boot_iommu, hw_pcie_atomics, hw_igpu, rocm_ecc)

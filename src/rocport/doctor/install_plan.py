@@ -255,7 +255,9 @@ def _common_steps(rel: dict[str, Any]) -> tuple[Step, ...]:
                 f"PyTorch: no published wheel index for ROCm {rel['line']} is known",
                 (),
                 note="PyTorch's previous-versions page lists no stable build for this release; "
-                "see AMD's PyTorch installation page or build from source.",
+                "see "
+                + data.install_facts()["pytorch_page"].format(release=rel["release"])
+                + " (AMD's Docker images, or a build from source).",
             )
         )
     return tuple(steps)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from packaging.version import Version
+
+from rocport.doctor import data
 
 from .helpers import FIXTURES, doctor_json, invoke, statuses
 
@@ -395,3 +398,13 @@ def test_pcie_atomics_off_warns_and_unreadable_skips(capsys, fixture_copy) -> No
     _, report = doctor_json(capsys, "--root", str(root))
     atomics = _check(report, "hw.pcie_atomics")
     assert atomics["status"] == "skip" and "root" in atomics["found"]
+
+
+def test_installed_release_the_data_lacks_is_named_not_mapped(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    (root / "opt/rocm/.info/version").write_text("7.2.3-10\n")
+    _, report = doctor_json(capsys, "--root", str(root))
+    assert report["rocm_release"] == max(data.releases(), key=Version)
+    version = _check(report, "rocm.version")
+    assert version["status"] == "warn" and "a release the data lacks" in version["found"]
+    assert "7.2.1" in version["found"]

@@ -15,6 +15,9 @@ Inputs are snapshots of the documentation sources, never the live web:
 ``--install-git DIR``
     git directory of ROCm/rocm-install-on-linux: the ``docs/X.Y.Z`` branches give that
     release's ``docs/reference/system-requirements.rst`` OS table and ``docs/conf.py`` lists.
+``--guide-git DIR``
+    git directory of ROCm/amd-rocm-programming-guide, whose ``docs/7.x.y`` branches carry the
+    installation pages (and ``conf.py`` distribution lists) of the 7.x releases.
 ``--extracts DIR``
     small excerpts kept as test fixtures (``tests/doctor/fixtures/sources``): the PyTorch
     previous-versions page (ROCm lines), a release's system-requirements page, a later
@@ -161,7 +164,8 @@ def build_os(cells, kernels, suites, minors) -> list[dict]:
             if key in suites:
                 row["suite"] = suites[key]
             if os_id in ("rocky", "ol") and "." not in key[1]:
-                minor = [m for m in minors.get(os_id, []) if m.split(".")[0] == key[1]]
+                listed = [m[-1] if isinstance(m, tuple) else m for m in minors.get(os_id, [])]
+                minor = [m for m in listed if m.split(".")[0] == key[1]]
                 if minor:
                     row["el_version"] = minor[0]
     return list(rows.values())
@@ -207,7 +211,10 @@ def build(args: argparse.Namespace) -> dict:
         if not re.fullmatch(r"\d+\.\d+\.\d+", release):
             continue
         kernels, ksrc = kernels_for(release)
-        conf = git_show(install, f"docs/{release}", "docs/conf.py") if install else None
+        confs = [
+            git_show(g, f"docs/{release}", "docs/conf.py") for g in (install, args.guide_git) if g
+        ]
+        conf = next((c for c in confs if c), None)
         minors = conf_lists(conf) if conf else {}
         releases[release] = assemble(
             release,
@@ -382,6 +389,11 @@ def main(argv: list[str] | None = None) -> int:
         "--rocm-name", default="ROCm/ROCm", help="how to name --rocm-git in the sources"
     )
     parser.add_argument("--install-git", type=Path)
+    parser.add_argument(
+        "--guide-git",
+        type=Path,
+        help="ROCm/amd-rocm-programming-guide git dir (docs/7.x.y branches: conf.py lists)",
+    )
     parser.add_argument("--legacy-git", type=Path, help="ROCm/ROCm git dir with docs/5.7.x")
     parser.add_argument("--extracts", type=Path, required=True)
     parser.add_argument("--date", required=True, help="the day the sources were read")

@@ -11,11 +11,14 @@ from rocport.bench.timing import Timing, measure, rotation_count
 
 def test_sleep_of_known_length_is_timed_within_5_percent():
     nominal = 0.03
+    measure(lambda i: time.sleep(nominal), "cpu", warmup=1, repeats=1)
     t0 = time.perf_counter()
-    timing = measure(lambda i: time.sleep(nominal), "cpu", warmup=1, repeats=8)
-    wall = (time.perf_counter() - t0) / 9
+    timing = measure(lambda i: time.sleep(nominal), "cpu", warmup=0, repeats=8)
+    wall = (time.perf_counter() - t0) / 8
     assert timing.median_s == pytest.approx(nominal, rel=0.05)
-    assert timing.median_s == pytest.approx(wall, rel=0.05)
+    # means on both sides: a slow repeat on a busy host counts in both
+    mean = sum(timing.samples_s) / len(timing.samples_s)
+    assert mean == pytest.approx(wall, rel=0.05)
     assert timing.min_s <= timing.median_s <= timing.max_s
 
 

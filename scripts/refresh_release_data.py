@@ -114,18 +114,25 @@ def repositories(release: str, driver: str | None) -> dict[str, str]:
             "rocm_apt": f"https://repo.radeon.com/rocm/apt/{f}",
             "amdgpu_el": f"https://repo.radeon.com/amdgpu/{f}/rhel/{{version}}/main/x86_64/",
             "rocm_el": f"https://repo.radeon.com/rocm/rhel{{major}}/{f}/main",
+            "amdgpu_sle": f"https://repo.radeon.com/amdgpu/{f}/sle/{{version}}/main/x86_64",
+            "rocm_zyp": f"https://repo.radeon.com/rocm/zyp/{f}/main",
         }
     repos = {
         "rocm_apt": f"https://repo.radeon.com/rocm/apt/{f}",
         "rocm_el": f"https://repo.radeon.com/rocm/el{{major}}/{f}/main",
+        "rocm_zyp": f"https://repo.radeon.com/rocm/zyp/{f}/main",
     }
     amdgpu = f if rel < Version("7.0") else driver
     if amdgpu:
         repos["amdgpu_apt"] = f"https://repo.radeon.com/amdgpu/{amdgpu}/ubuntu"
         repos["amdgpu_el"] = f"https://repo.radeon.com/amdgpu/{amdgpu}/el/{{version}}/main/x86_64/"
+        repos["amdgpu_sle"] = (
+            f"https://repo.radeon.com/amdgpu/{amdgpu}/sle/{{version}}/main/x86_64/"
+        )
     if rel >= Version("7.0"):
         repos["graphics_apt"] = f"https://repo.radeon.com/graphics/{f}/ubuntu"
         repos["graphics_el"] = f"https://repo.radeon.com/graphics/{f}/el/{{el}}/main/x86_64/"
+        repos["graphics_sle"] = f"https://repo.radeon.com/graphics/{f}/sle/{{version}}/main/x86_64/"
     return repos
 
 

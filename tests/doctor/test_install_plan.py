@@ -15,7 +15,7 @@ from rocport.doctor import data
 from . import sources
 from .helpers import FIXTURES, invoke
 
-RECIPES = ("ubuntu", "debian", "rhel", "rocky", "ol")
+RECIPES = ("ubuntu", "debian", "rhel", "rocky", "ol", "sles")
 
 
 def _distro(row: dict) -> str:
@@ -60,6 +60,18 @@ def test_every_release_and_distro_follows_amds_page(capsys, release, row) -> Non
         assert "sudo apt install amdgpu-dkms" in out and "sudo apt install rocm" in out
         graphics = f"https://repo.radeon.com/graphics/{f}/ubuntu {suite} main"
         assert (graphics in out) is (rel >= Version("7.0"))
+    elif row["id"] == "sles":
+        version = row["version"]
+        templates = [t for t in sources.templates("rocm-sles-package-manager.rst")]
+        wanted = templates[:2] if rel < Version("7.0") else templates[2:]
+        for template in wanted:
+            line = template.replace("|rocm_version|", f).replace("{{ os_version }}", version)
+            if "/amdgpu/" in line and rel < Version("6.0"):
+                line = line.rstrip("/")  # ROCm 5.7's page writes the folder without the slash
+            assert line in lines, line
+        assert "sudo zypper --gpg-auto-import-keys install rocm" in lines
+        assert "sudo zypper --gpg-auto-import-keys install amdgpu-dkms" in lines
+        assert f"SUSEConnect -p sle-module-development-tools/{version}/x86_64" in out
     else:
         version = _distro(row).split("-", 1)[1]
         major = version.split(".")[0]
@@ -153,7 +165,8 @@ def test_auto_reads_os_release_under_root(capsys) -> None:
     "args",
     [
         ["--distro", "ubuntu-20.04"],
-        ["--distro", "sles-15.7"],
+        ["--distro", "sles-15.4", "--rocm", "6.4"],
+        ["--distro", "azurelinux-3.0"],
         ["--distro", "rhel-9.5", "--rocm", "7.0"],
         ["--distro", "ubuntu"],
         ["--distro", "rocky-9", "--rocm", "7.0"],

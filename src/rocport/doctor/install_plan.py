@@ -21,6 +21,7 @@ from rocport.errors import InputError
 
 APT_FAMILY = ("ubuntu", "debian")
 DNF_FAMILY = ("rhel", "rocky", "ol")
+ZYPPER_FAMILY = ("sles",)
 VENV = "$HOME/.venvs/rocm"
 
 
@@ -70,6 +71,8 @@ def build_plan(release_spec: str | None, distro_id: str, version_id: str) -> Pla
         steps = _apt_steps(rel, row, distro_id)
     elif distro_id in DNF_FAMILY:
         steps = _dnf_steps(rel, row, distro_id, version_id)
+    elif distro_id in ZYPPER_FAMILY:
+        steps = _zypper_steps(rel, row["version"])
     else:
         raise InputError(
             f"no install recipe for {name}; follow {data.install_facts()['other_distributions']}"
@@ -206,6 +209,48 @@ def _dnf_steps(
             )
         )
     steps.append(Step("ROCm packages", ("sudo dnf install " + _words(dnf["rocm_packages"]),)))
+    return tuple(steps)
+
+
+def _zypper_steps(rel: dict[str, Any], version: str) -> tuple[Step, ...]:
+    """SLES: SUSEConnect modules, then [amdgpu], [rocm] (and [amdgraphics]) in zypp."""
+    facts = data.install_facts()
+    zypper, repos, key = facts["zypper"], rel["repositories"], facts["key_url"]
+
+    def section(name: str, baseurl: str, priority: bool) -> str:
+        line = "\npriority=50" if priority else ""
+        return (
+            f"[{name}]\nname={name}\nbaseurl={baseurl.format(version=version)}\n"
+            f"enabled=1{line}\ngpgcheck=1\ngpgkey={key}"
+        )
+
+    def repo_file(path: str, sections: list[str]) -> str:
+        return f"sudo tee {path} > /dev/null <<'EOF'\n" + "\n\n".join(sections) + "\nEOF"
+
+    register = []
+    if "amdgpu_sle" in repos:
+        register.append(
+            repo_file(
+                "/etc/zypp/repos.d/amdgpu.repo", [section("amdgpu", repos["amdgpu_sle"], False)]
+            )
+        )
+    rocm = [section("rocm", repos["rocm_zyp"], False)]
+    if "graphics_sle" in repos:
+        rocm.append(section("amdgraphics", repos["graphics_sle"], True))
+    register += [repo_file("/etc/zypp/repos.d/rocm.repo", rocm), "sudo zypper refresh"]
+    install = "sudo zypper --gpg-auto-import-keys install "
+    steps = [
+        Step(
+            "Prerequisites: SUSE modules and the science repository",
+            tuple(line.format(version=version) for line in zypper["prerequisites"]),
+        ),
+        Step("Register the AMD repositories (signed; gpgcheck=1)", tuple(register)),
+    ]
+    if "amdgpu_sle" in repos:
+        steps.append(
+            Step("Kernel driver (reboot after it)", (install + _words(zypper["driver_packages"]),))
+        )
+    steps.append(Step("ROCm packages", (install + _words(zypper["rocm_packages"]),)))
     return tuple(steps)
 
 

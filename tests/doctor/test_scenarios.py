@@ -408,3 +408,15 @@ def test_installed_release_the_data_lacks_is_named_not_mapped(capsys, fixture_co
     version = _check(report, "rocm.version")
     assert version["status"] == "warn" and "a release the data lacks" in version["found"]
     assert "7.2.1" in version["found"]
+
+
+def test_mixed_firmware_across_gpus_warns(capsys, fixture_copy) -> None:
+    root = fixture_copy("udev_only")
+    probe = root / ".rocport-probes/amd-smi-firmware.json"
+    firmware = json.loads(probe.read_text())
+    firmware[1]["fw_list"][0]["fw_version"] = "175"
+    probe.write_text(json.dumps(firmware))
+    _, report = doctor_json(capsys, "--root", str(root))
+    ecc = _check(report, "rocm.ecc")
+    assert ecc["status"] == "warn" and "CP_MEC1" in ecc["found"]
+    assert ecc["details"]["firmware_differs"] == ["CP_MEC1"]

@@ -19,6 +19,7 @@ from rocport.doctor.parse.rocminfo import RocminfoReport, parse_rocminfo
 from rocport.doctor.parse.smi import (
     SmiGpu,
     merge_amd_smi_metric,
+    parse_amd_smi_firmware,
     parse_amd_smi_static,
     parse_rocm_smi,
 )
@@ -157,6 +158,17 @@ class Context:
                 failure = SmiReport(tool, probe, [], None, probe.error_line())
             first_failure = first_failure or failure
         return first_failure
+
+    @cached_property
+    def amd_smi_firmware(self) -> dict[str, dict[str, str]] | None:
+        """GPU -> firmware versions from ``amd-smi firmware --json`` (None when unavailable)."""
+        probe = self.host.run("amd-smi-firmware", ["amd-smi", "firmware", "--json"])
+        if not probe.ok:
+            return None
+        try:
+            return parse_amd_smi_firmware(probe.stdout)
+        except (ValueError, AttributeError, TypeError):
+            return None
 
     def _amd_smi_metrics(self, gpus: list[SmiGpu]) -> list[SmiGpu]:
         """Add ``amd-smi metric --json`` telemetry; the static data stands if it fails."""

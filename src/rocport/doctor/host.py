@@ -38,6 +38,7 @@ PROBE_FILES: dict[str, str] = {
     "mokutil": "mokutil-sb-state.txt",
     "ldd": "ldd-version.txt",
     "lspci": "lspci.txt",
+    "amd-smi-firmware": "amd-smi-firmware.json",
 }
 
 ProbeStatus = Literal["ok", "missing", "failed", "timeout"]

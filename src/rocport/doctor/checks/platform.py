@@ -183,6 +183,15 @@ def rocm_ecc(ctx: Context, c: Check) -> CheckResult:
             **details,
         )
     notes = []
+    firmware = ctx.amd_smi_firmware or {}
+    differing = sorted(
+        name
+        for name in {n for fw in firmware.values() for n in fw}
+        if len({fw.get(name) for fw in firmware.values()}) > 1
+    )
+    details["firmware_differs"] = differing
+    if differing:
+        notes.append(f"GPUs run different {', '.join(differing)} firmware (amd-smi firmware)")
     if len(vbios) > 1:
         notes.append(f"GPUs run different VBIOS versions ({', '.join(vbios)})")
     if len(parts) > 1:
@@ -197,6 +206,8 @@ def rocm_ecc(ctx: Context, c: Check) -> CheckResult:
         )
     counted = [g for g in gpus if g.ecc_uncorrectable is not None]
     fw = f"; VBIOS {vbios[0]}" if vbios else ""
+    if firmware:
+        fw += f"; {len(next(iter(firmware.values())))} firmware versions alike on every GPU"
     mode = f"; partition {parts[0]}" if parts else ""
     if not counted:
         return c.result(Status.PASS, f"no ECC counters reported{fw}{mode}", **details)

@@ -188,3 +188,22 @@ def merge_amd_smi_metric(gpus: list[SmiGpu], text: str) -> list[SmiGpu]:
             )
         )
     return merged
+
+
+def parse_amd_smi_firmware(text: str) -> dict[str, dict[str, str]]:
+    """``amd-smi firmware --json``: GPU -> {firmware id: version}.
+
+    Each GPU object has ``fw_list`` entries ``{"fw_id": "CP_MEC1", "fw_version": "..."}``
+    (older amd-smi releases name the key ``fw_name``).
+    """
+    firmware = {}
+    for item in _gpu_list(_first_json(text)):
+        entries = item.get("fw_list") or []
+        versions = {}
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict):
+                name = entry.get("fw_id") or entry.get("fw_name")
+                if name and entry.get("fw_version") is not None:
+                    versions[str(name)] = str(entry["fw_version"])
+        firmware[f"gpu{item.get('gpu', len(firmware))}"] = versions
+    return firmware

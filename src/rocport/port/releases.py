@@ -34,6 +34,7 @@ __all__ = [
     "header_state",
     "known_releases",
     "name_state",
+    "parameters_changed",
     "release",
     "resolve_release",
     "target",
@@ -215,3 +216,17 @@ def target(rocm: str | None, default: str) -> dict[str, str | None]:
         "text": info.describe(),
         "note": resolved.note,
     }
+
+
+def parameters_changed(name: str, low: tuple[int, int], high: tuple[int, int]) -> str | None:
+    """Why function ``name`` takes other parameters in release ``high`` than in ``low``, if
+    the facts record a change of its parameter lists in ``(low, high]``; else ``None``."""
+    row = _facts()["names"].get(name)
+    if row is None or "changed" not in row:
+        return None
+    changed = _key(row["changed"])
+    after = row.get("changed_after")
+    if not low < changed <= high and not (after and low <= _key(after) < high <= changed):
+        return None
+    since = f"after ROCm {after}, by {row['changed']}" if after else f"in ROCm {row['changed']}"
+    return f"the parameters of {name} changed {since}"

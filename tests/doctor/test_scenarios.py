@@ -420,3 +420,12 @@ def test_mixed_firmware_across_gpus_warns(capsys, fixture_copy) -> None:
     ecc = _check(report, "rocm.ecc")
     assert ecc["status"] == "warn" and "CP_MEC1" in ecc["found"]
     assert ecc["details"]["firmware_differs"] == ["CP_MEC1"]
+
+
+def test_loaded_driver_without_kfd_names_kfd_not_modprobe(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    (root / "dev/kfd").unlink()
+    _, report = doctor_json(capsys, "--root", str(root))
+    devices = _check(report, "perm.devices")
+    assert devices["status"] == "fail" and "KFD" in devices["found"]
+    assert "modprobe" not in devices["fix"]

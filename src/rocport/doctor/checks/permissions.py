@@ -106,17 +106,13 @@ def perm_devices(ctx: Context, c: Check) -> CheckResult:
     kfd = ctx.host.exists("/dev/kfd")
     renders = ctx.host.glob("/dev/dri/renderD*")
     details = {"kfd": kfd, "render_nodes": renders}
-    if not kfd:
-        why = (
-            "the amdgpu driver is not loaded"
-            if ctx.amd_host
-            else "no AMD GPU driver is loaded on this host"
-        )
+    if not kfd:  # driver.amdgpu passed (this check needs it): the driver has no KFD
         return c.result(
             Status.FAIL,
-            f"/dev/kfd is missing: {why}",
-            "Load the driver (sudo modprobe amdgpu) or install it: "
-            f"rocport install-plan --rocm {ctx.release}",
+            "/dev/kfd is missing although amdgpu is loaded: the driver did not create the "
+            "compute (KFD) device",
+            "Check `sudo dmesg | grep -i kfd` (an unsupported GPU or a kernel built without "
+            f"HSA_AMD), or install AMD's driver: rocport install-plan --rocm {ctx.release}",
             **details,
         )
     if not renders:

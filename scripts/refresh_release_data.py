@@ -221,6 +221,8 @@ def build(args: argparse.Namespace) -> dict:
         confs = [
             git_show(g, f"docs/{release}", "docs/conf.py") for g in (install, args.guide_git) if g
         ]
+        extract = extracts / f"rocm-{release}-conf.py.txt"
+        confs.append(extract.read_text() if extract.exists() else None)
         conf = next((c for c in confs if c), None)
         minors = conf_lists(conf) if conf else {}
         releases[release] = assemble(

@@ -207,3 +207,17 @@ def test_os_rows_match_os_release_versions(os_id, version, label) -> None:
 
     row = match_os(data.releases()["7.0.0"]["os"], {"ID": os_id, "VERSION_ID": version})
     assert (row["label"] if row else None) == label
+
+
+def test_folder_rule_and_minor_releases_match_the_conf_py_excerpts() -> None:
+    """conf.py's rocm_multi_versions name repo.radeon.com folders: 7.0 for 7.0.0, 6.4.3 for 6.4.3."""
+    for name in ("rocm-7.0.0-conf.py.txt", "rocm-7.2.1-conf.py.txt"):
+        folders = re.search(r"rocm_multi_versions = '([^']*)'", sources.text(name))[1].split()
+        for item in folders:
+            release = item if item.count(".") == 2 else item + ".0"
+            assert sources.folder(release) == item
+            assert data.releases()[release]["repositories"]["rocm_apt"].endswith("/" + item)
+    rows = {r["label"]: r for r in data.releases()["7.0.0"]["os"]}
+    assert rows["Rocky Linux 9"]["el_version"] == "9.6"
+    assert rows["Oracle Linux 9"]["el_version"] == "9.6"
+    assert rows["Oracle Linux 8"]["el_version"] == "8.10"

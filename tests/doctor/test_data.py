@@ -210,7 +210,7 @@ def test_os_rows_match_os_release_versions(os_id, version, label) -> None:
 
 
 def test_folder_rule_and_minor_releases_match_the_conf_py_excerpts() -> None:
-    """conf.py's rocm_multi_versions name repo.radeon.com folders: 7.0 for 7.0.0, 6.4.3 for 6.4.3."""
+    """conf.py's rocm_multi_versions name the folders: 7.0 for 7.0.0, 6.4.3 for 6.4.3."""
     for name in ("rocm-7.0.0-conf.py.txt", "rocm-7.2.1-conf.py.txt"):
         folders = re.search(r"rocm_multi_versions = '([^']*)'", sources.text(name))[1].split()
         for item in folders:

@@ -648,7 +648,9 @@ def docs_section(doc: dict) -> str:
         "*facts*: where the release's own facts come from; *headers read*: the header sets of "
         "that release that were read (a library's package version is its ROCm release); "
         "*added/deprecated/removed*: HIP names whose fact falls in that release (a library "
-        "release not listed, e.g. 5.3 or 5.5, is counted under *earlier / other*).",
+        "release not listed, e.g. 5.3 or 5.5, is counted under *earlier / other*; a name first "
+        "seen in the oldest release read of its library, with no table row, counts as added "
+        "there, meaning *declared by then*).",
         "",
         "| release | facts | headers read | added | deprecated | removed |",
         "| --- | --- | --- | ---: | ---: | ---: |",

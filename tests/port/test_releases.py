@@ -253,6 +253,39 @@ def test_no_name_missing_from_the_release_is_emitted(ports, rocm: str) -> None:
     assert not bad, f"--rocm {rocm} emitted names the release lacks: {sorted(bad)[:20]}"
 
 
+#: warpSize where C++ needs a constant: an array bound, a template argument, static_assert,
+#: a constexpr initializer, a case label
+_CONSTANT_WARP = re.compile(
+    r"\[[^\]\n;]*\bwarpSize\b[^\]\n;]*\]\s*[;=,)]"
+    r"|<[^<>;\n()]*\bwarpSize\b[^<>;\n()]*>"
+    r"|static_assert\s*\([^;]*\bwarpSize\b"
+    r"|constexpr\b[^;]*=[^;]*\bwarpSize\b"
+    r"|\bcase\b[^:;]*\bwarpSize\b"
+)
+
+
+@pytest.mark.slow
+def test_7_2_ports_need_no_compile_time_warp_size(ports) -> None:
+    """HIP 7 made warpSize a run-time value; CUDA's never was a constant, so a port never
+    needs one: no output of a 7.2 port uses warpSize as a constant where its input did not."""
+    assert warp_size_form("7.2") == "object"
+    bad = []
+    for (rocm, _name), (src, dest, _report) in ports.items():
+        if rocm != "7.2":
+            continue
+        for path in dest.rglob("*"):
+            if not path.is_file() or path.suffix not in (".cu", ".cuh", ".h", ".hpp", ".cpp"):
+                continue
+            after = {m.group(0) for m in _CONSTANT_WARP.finditer(path.read_text(errors="replace"))}
+            source = src / path.relative_to(dest)
+            before = set()
+            if source.is_file():
+                text = source.read_text(errors="replace")
+                before = {m.group(0) for m in _CONSTANT_WARP.finditer(text)}
+            bad += [f"{path.relative_to(dest)}: {use}" for use in sorted(after - before)]
+    assert not bad, bad
+
+
 # -- compiled with the toolchains of this machine --------------------------------------------
 #: target release -> the toolchain releases nearest to it that may be installed here
 NEAREST = {"5.7": ("5.2", "6.4"), "6.2": ("6.4",), "6.4": ("6.4",), "7.2": ("7.2", "6.4")}
@@ -343,3 +376,14 @@ def test_loading_the_facts_is_cheap() -> None:
     started = time.process_time()
     releases._facts()
     assert time.process_time() - started < 0.5
+
+
+def test_the_docs_table_is_generated_from_the_facts() -> None:
+    import subprocess
+    import sys
+
+    script = REPO / "scripts" / "gen_release_facts.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--docs", "--check"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr

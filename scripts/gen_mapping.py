@@ -469,7 +469,7 @@ FAMILIES: tuple[Family, ...] = (
         (),
         (identity,),
         reference="rccl",
-        exclude=r"NCCL_(MAJOR|MINOR|PATCH|SUFFIX|VERSION_CODE|VERSION)\b\w*|NCCL_H_?",
+        exclude=r"NCCL_H_?",  # the version macros stay: RCCL's nccl.h defines them too
     ),
     Family(
         "cudnn",
@@ -1235,6 +1235,9 @@ INCLUDE_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cuda", "cccl/thrust/*.h", ("thrust/{rel}.h",)),
     ("cuda", "cccl/thrust/iterator/*.h", ("thrust/{rel}.h",)),
     ("cuda", "cccl/thrust/system/cuda/*.h", ("thrust/system/hip/{relhip}.h",)),
+    # libcu++ (cuda::std, cuda::barrier, cuda::memcpy_async): ROCm installs no libcu++
+    ("cuda", "cccl/cuda/*", ()),
+    ("cuda", "cccl/cuda/std/*", ()),
 )
 
 #: HIP headers that no verified release installs; their path is documented, not checked.
@@ -1358,6 +1361,7 @@ PREFIXES: tuple[tuple[str, str], ...] = (
     (r"cub::", "cub"),
     (r"thrust::cuda\b", "cub"),
     (r"cooperative_groups::", "cooperative_groups"),
+    (r"cuda::", "libcu++"),
     (r"__shfl\w*_sync\b", "device"),
     (r"__CUDA", "preprocessor"),
 )

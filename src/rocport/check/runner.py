@@ -6,11 +6,13 @@ directives are resolved against the tree, the ``-I`` folders and the toolchain's
 search list: when a header of a library that the toolchain does not have at all is missing
 (hipBLAS in the Debian 12 ROCm 5.2 packages, say), the unit is compiled device-only, which still
 proves GPU code that does not need it, and it is reported ``unavailable`` if that header is
-needed anyway. A header that is missing while its library is present is a porting error.
+needed anyway. A header that is missing while its library is present is a porting error, and so
+is a CUDA header left in the unit (``cuda_runtime.h``, ``cuda/barrier``): such a unit fails.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -18,6 +20,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from rocport.check.diagnostics import CompilerDiagnostic, parse_diagnostics
@@ -191,7 +195,8 @@ def compile_unit(
     """Compile one unit and classify the outcome (see the module docstring)."""
     source = base / rel
     missing = missing_headers(source, base, options.include_dirs, toolchain)
-    absent = [h for h in missing if not toolchain.has_library(h)]
+    cuda_left = [h for h in missing if is_cuda_header(h)]  # the port's failure, not HIP's
+    absent = [h for h in missing if h not in cuda_left and not toolchain.has_library(h)]
     device_only = options.mode == "device-only" or (options.mode == "auto" and bool(absent))
     mode = Mode.DEVICE_ONLY if device_only else Mode.FULL
     args = [
@@ -226,6 +231,18 @@ def compile_unit(
                     None, None, None, "error", f"hipcc exited with status {proc.returncode}: {tail}"
                 )
             )
+    if cuda_left and status is Status.FAILED:
+        found.append(
+            CompilerDiagnostic(
+                None,
+                None,
+                None,
+                "error",
+                f"the port left CUDA header{'s' if len(cuda_left) > 1 else ''} "
+                f"{', '.join(cuda_left)} in this unit (no HIP header replaces "
+                f"{'them' if len(cuda_left) > 1 else 'it'}): a port failure, not a missing library",
+            )
+        )
     file_map = sources.get(rel)
     texts: dict[str, list[str]] = {}
     return UnitResult(
@@ -238,6 +255,22 @@ def compile_unit(
         missing_headers=missing,
         cuda_file=file_map.cuda_path if file_map else None,
     )
+
+
+@cache
+def _cuda_headers() -> frozenset[str]:
+    """The CUDA headers the port knows (its includes table), less those that HIP installs
+    under the same name (Thrust's, which rocThrust provides)."""
+    data = resources.files("rocport.port") / "data" / "includes.json"
+    entries = json.loads(data.read_text(encoding="utf-8"))["entries"]
+    return frozenset(k for k, e in entries.items() if e.get("hip") != k)
+
+
+def is_cuda_header(name: str) -> bool:
+    """Whether ``#include <name>`` names a CUDA header (``cuda_runtime.h``, ``cuda/barrier``,
+    ``cub/cub.cuh``), which a ported unit must not include any more."""
+    name = name.removeprefix("./")
+    return name in _cuda_headers() or name.removeprefix("cccl/") in _cuda_headers()
 
 
 _MACRO_NOTE = re.compile(r"^expanded from macro '(?P<name>\w+)'$")

@@ -22,6 +22,7 @@ from rocport.port.config import (
     find_config,
     read_compile_commands,
 )
+from rocport.port.includes import mark_partial_includes
 from rocport.port.mapping import load_mapping
 from rocport.port.model import PortOptions, TreeReport
 
@@ -223,6 +224,7 @@ def port_tree(
             source_maps=toolchain is not None,
         )
         results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
+        mark_partial_includes(results)
         if not examine:
             tree.write_results(
                 results, in_place=in_place, backup=backup, src_root=src, out_root=out_root

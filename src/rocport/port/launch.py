@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from rocport.port.arguments import skip_space, split_call, trim
 from rocport.port.scanner import LITERALS
 
-_CONFIG_TOKEN = re.compile("|".join([*LITERALS, r"(?P<p>[()\[\]{}]|>>>|,)"]), re.MULTILINE)
+_CONFIG_TOKEN = re.compile(
+    "|".join([*LITERALS, r"(?P<p>[()\[\]{}]|>>[ \t]*>|,)"]), re.MULTILINE
+)
+#: the opening of a launch: ``<<<`` or, as nvcc also accepts, ``<< <``
+_OPEN = re.compile(r"<<[ \t]*<")
 _NAME_CHAR = re.compile(r"[\w:]")
+#: _CONFIG_TOKEN's tokens and the openings of other launches
+_CONFIG_SCAN = re.compile(
+    "|".join([*LITERALS, r"(?P<p>[()\[\]{}]|>>[ \t]*>|,)", r"(?P<launch><<[ \t]*<)"]), re.MULTILINE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,24 +40,51 @@ class Launch:
     args_close: int  # offset of the matching ")"
 
 
-def has_config(text: str, open_: int) -> bool:
+def has_config(text: str, open_: int, failed: set[int] | None = None) -> bool:
     """Whether the ``<<<`` at ``open_`` is closed by a ``>>>`` (``operator<<<int>`` is not)."""
-    return _config_after(text, open_ + 3) is not None
+    if text.endswith("operator", 0, open_):
+        return False  # operator<< <T>(...): explicit template arguments, not a launch
+    return _config_after(text, _open_end(text, open_), failed) is not None
 
 
-def parse_launch(text: str, open_: int) -> Launch | None:
-    """Parse the launch whose ``<<<`` is at ``open_``; None if it is not a well-formed launch."""
-    kernel = _kernel_before(text, open_)
+def _open_end(text: str, open_: int) -> int:
+    match = _OPEN.match(text, open_)
+    return match.end() if match else open_ + 3
+
+
+def spaced_edits(text: str, open_: int) -> list[tuple[int, int, str]]:
+    """Edits that write ``<< <grid, block>> >`` (valid for nvcc, not for clang) as
+    ``<<<grid, block>>>``; none for a launch already written that way."""
+    end = _open_end(text, open_)
+    config = _config_after(text, end)
+    if config is None:
+        return []
+    close = config[1]
+    close_end = _CONFIG_TOKEN.match(text, close).end()
+    edits = []
+    if end - open_ != 3:
+        edits.append((open_, end, "<<<"))
+    if close_end - close != 3:
+        edits.append((close, close_end, ">>>"))
+    return edits
+
+
+def parse_launch(text: str, open_: int, unmatched: set[int] | None = None) -> Launch | None:
+    """Parse the launch whose ``<<<`` is at ``open_``; None if it is not a well-formed launch.
+
+    ``unmatched``, shared by the calls on one text, holds the ends of template argument lists
+    found unbalanced (see :func:`_kernel_before`)."""
+    kernel = _kernel_before(text, open_, unmatched)
     if kernel is None:
         return None
     start, end, templated = kernel
-    config = _config_after(text, open_ + 3)
+    config = _config_after(text, _open_end(text, open_))
     if config is None:
         return None
     spans, close = config
     if not 2 <= len(spans) <= 4 or any(s == e for s, e in spans):
         return None
-    args_open = skip_space(text, close + 3)
+    args_open = skip_space(text, _CONFIG_TOKEN.match(text, close).end())
     if args_open >= len(text) or text[args_open] != "(":
         return None
     call = split_call(text, args_open)
@@ -100,7 +135,7 @@ def ggl_edits(text: str, launch: Launch) -> list[tuple[int, int, str]]:
     return edits
 
 
-_GAP_SYNTAX = re.compile(r"<<<|>>>|[,(]")
+_GAP_SYNTAX = re.compile(r"<<[ \t]*<|>>[ \t]*>|[,(]")
 
 
 def _keep_layout(text: str, start: int, end: int, replacement: str) -> str:
@@ -122,15 +157,26 @@ def _keep_layout(text: str, start: int, end: int, replacement: str) -> str:
     return replacement[:cut] + layout + replacement[cut:].lstrip()
 
 
-def _kernel_before(text: str, open_: int) -> tuple[int, int, bool] | None:
+def _kernel_before(
+    text: str, open_: int, unmatched: set[int] | None = None
+) -> tuple[int, int, bool] | None:
+    """The kernel expression before ``open_``, with its template arguments if any.
+
+    A scan back for the ``<`` of template arguments that reaches an end in ``unmatched``
+    (one found unbalanced) fails at once: brackets still open there stay open past it. So many
+    unbalanced ``>`` on one line cost linear time."""
     pos = open_
     while pos > 0 and text[pos - 1] in " \t":
         pos -= 1
     end = pos
     templated = False
     if pos > 0 and text[pos - 1] == ">":
+        if unmatched is not None and end in unmatched:
+            return None
         depth = 0
         while pos > 0:
+            if depth and unmatched is not None and pos in unmatched:
+                break
             pos -= 1
             char = text[pos]
             if char in ">)]":
@@ -140,6 +186,8 @@ def _kernel_before(text: str, open_: int) -> tuple[int, int, bool] | None:
                 if depth == 0:
                     break
         if depth != 0:
+            if unmatched is not None:
+                unmatched.add(end)
             return None
         templated = True
         while pos > 0 and text[pos - 1] in " \t":
@@ -152,12 +200,27 @@ def _kernel_before(text: str, open_: int) -> tuple[int, int, bool] | None:
     return pos, end, templated
 
 
-def _config_after(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
+def _config_after(
+    text: str, start: int, failed: set[int] | None = None
+) -> tuple[list[tuple[int, int]], int] | None:
+    """The trimmed spans and the ``>>>`` offset of the launch configuration from ``start``.
+
+    ``failed``, shared by the calls on one text, holds the starts known to fail: a scan that
+    fails adds the other ``<<<`` it passed at its own depth (they would fail the same way), so
+    that many unclosed ``<<<`` cost one scan of the text instead of one each."""
+    if failed is not None and start in failed:
+        return None
     depth = 0
     spans: list[tuple[int, int]] = []
     arg_start = start
-    for match in _CONFIG_TOKEN.finditer(text, start):
-        if match.lastgroup != "p":
+    level = [start]  # the ends of the "<<<" passed at depth 0
+    for match in _CONFIG_SCAN.finditer(text, start):
+        group = match.lastgroup
+        if group == "launch":
+            if depth == 0:
+                level.append(match.end())
+            continue
+        if group != "p":
             continue
         token = match.group()
         if token in "([{":
@@ -165,7 +228,7 @@ def _config_after(text: str, start: int) -> tuple[list[tuple[int, int]], int] | 
         elif token in ")]}":
             depth -= 1
             if depth < 0:
-                return None
+                break
         elif depth > 0:
             continue
         elif token == ",":
@@ -174,4 +237,6 @@ def _config_after(text: str, start: int) -> tuple[list[tuple[int, int]], int] | 
         else:  # ">>>"
             spans.append(trim(text, (arg_start, match.start())))
             return spans, match.start()
+    if failed is not None:
+        failed.update(level)
     return None

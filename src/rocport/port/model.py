@@ -118,6 +118,8 @@ class FileReport:
     backup: str | None = None  # --in-place: the backup that holds the bytes replaced
     compiled: bool | None = None  # --check result: None when not checked
     check_message: str | None = None
+    #: a project header this file includes (maybe through others) that still holds CUDA code
+    partial_include: str | None = None
 
     @classmethod
     def from_translation(cls, path: str, kind: str, translation: Translation, **kw) -> FileReport:
@@ -152,6 +154,7 @@ class FileReport:
             and self.on_disk
             and counts["unsupported"] == 0
             and counts["unknown"] == 0
+            and self.partial_include is None
             and self.compiled is not False
         )
 
@@ -168,6 +171,7 @@ class FileReport:
             "message": self.message,
             "backup": self.backup,
             "check_message": self.check_message,
+            "partial_include": self.partial_include,
             "counts": self.counts,
             "families": {name: dict(c) for name, c in sorted(self.families.items())},
             "issues": [ref.to_dict() for ref in self.issues],

@@ -156,6 +156,8 @@ def _state(file: FileReport) -> Text:
     counts = file.counts
     if counts["unsupported"] or counts["unknown"]:
         return Text("partial", style="yellow")
+    if file.partial_include:
+        return Text(f"partial: includes {file.partial_include}", style="yellow")
     if file.status is FileStatus.TRANSLATED and not file.on_disk:
         return Text("not written", style="yellow")
     return Text(file.status.value, style=_STATUS_STYLE[file.status])

@@ -45,7 +45,8 @@ _INCLUDE = (
     r"\#(?P<include>[ \t]*(?:include_next|include|import)[ \t]*"
     r"(?P<ipath><[^>\n]*>|\"[^\"\n]*\"))"
 )
-_LAUNCH = r"<(?P<launch><<)"
+#: ``<<<``, also written ``<< <`` (nvcc accepts spaces between the brackets, clang does not)
+_LAUNCH = r"<(?P<launch><[ \t]*<)"
 #: the alternatives for comments and literals, for callers that skip them in code
 LITERALS = (_COMMENT, _RAW, _STRING, _CHAR)
 
@@ -172,3 +173,59 @@ def trie(words: list[str]) -> str:
         return f"(?:{body})?" if optional else body
 
     return emit(tree)
+
+
+#: words after which a name is used, not declared (``return cudaFoo(...)``)
+_NOT_A_TYPE = (
+    "return|case|else|goto|throw|delete|new|sizeof|typedef|using|co_return|co_yield|operator|"
+    "template|typename|struct|class|union|enum|namespace|if|while|for|switch|do|not|and|or"
+)
+
+
+@cache
+def _declaration(alternatives: str) -> re.Pattern[str]:
+    return re.compile(
+        # a tag or namespace defined or forward-declared: struct cudaFoo {, namespace cuda_x {
+        rf"\b(?:struct|class|union|enum|namespace)\s+(?P<tag>{alternatives})\s*(?=[{{:;])"
+        # Type [<args>] [*&] name followed by = ; , [ ) or a parameter list and a body
+        rf"|(?<![\w$])(?!(?:{_NOT_A_TYPE})\b)[A-Za-z_]\w*(?:\s*<[^<>;{{}}()]*>)?[\s*&]+"
+        rf"(?P<name>{alternatives})\s*"
+        r"(?=[=;,\[)]|\((?:[^()]|\([^()]*\))*\)\s*(?:const\s*|noexcept\s*)*[{;:])"
+        rf"|\btypedef\b[^;{{}}]*\b(?P<alias>{alternatives})\s*;"
+        rf"|\busing\s+(?P<using>{alternatives})\s*="
+    )
+
+
+def declared_names(text: str, names: set[str] | frozenset[str]) -> set[str]:
+    """Which of ``names`` ``text`` declares as a variable, function, type, tag, alias or
+    namespace (``cudaError_t cudaStat1 = ...``, ``cublasHandle_t cublasH;``, ``void
+    cudaCheck(int e) {``): the project's own names, not CUDA APIs. Calls, uses after
+    ``return``/``=``/``(`` and declarations of the CUDA API itself are not declarations."""
+    if not names:
+        return set()
+    alternatives = trie(sorted(names)) + r"(?![\w$])"
+    found = set()
+    for match in _declaration(alternatives).finditer(text):
+        found.add(match["tag"] or match["name"] or match["alias"] or match["using"])
+    return found
+
+
+@cache
+def _cuda_like_words(pattern: str) -> re.Pattern[str]:
+    """Whole identifiers that start with one of the CUDA-looking prefixes of ``pattern``
+    (literal-first alternatives, so ``re`` skips quickly to candidates)."""
+    branches = []
+    for alt in split_alternatives(pattern):
+        head = _literal_head(alt)
+        guard = f"{re.escape(head)}{_NOT_AFTER_WORD}(?:{alt[1:]})" if head else f"(?<![\\w$]){alt}"
+        branches.append(guard)
+    return re.compile("(?:" + "|".join(branches) + r")\w*")
+
+
+def project_declarations(text: str, mapping) -> set[str]:
+    """The CUDA-looking names that ``text`` declares and ``mapping`` does not know (a header's
+    ``extern cublasHandle_t cublasH;``): the project's names in every file of its tree."""
+    words = _cuda_like_words(mapping.cuda_like.pattern).findall(text)
+    lookup = mapping.lookup
+    unknown = {w for w in set(words) if lookup(w) is None and mapping.is_cuda_like(w)}
+    return declared_names(text, unknown)

@@ -23,10 +23,15 @@ from dataclasses import dataclass
 
 from rocport.port import directives
 from rocport.port.arguments import skip_space, split_call, trim
-from rocport.port.launch import ggl_edits, has_config, parse_launch
+from rocport.port.launch import ggl_edits, has_config, parse_launch, spaced_edits
 from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
-from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
+from rocport.port.scanner import (
+    compile_scanner,
+    declared_names,
+    identifier_branches,
+    split_alternatives,
+)
 
 #: Language words that mark a file as CUDA device code without being API references to report
 #: (they stay as they are in HIP, which defines them in ``hip/hip_runtime.h``). ``threadIdx``
@@ -227,6 +232,7 @@ class _Translator:
 
     def run(self) -> Translation:
         self._scan()
+        self._drop_own_declarations()
         self.uses_cuda = any(rule.outcome is not Outcome.UNKNOWN for _, _, rule in self.found)
         if self.launches:
             self._launches()
@@ -315,6 +321,24 @@ class _Translator:
                 self._include(match)
         if off_start is not None:
             self.off_spans.append((off_start, len(text)))
+
+    def _drop_own_declarations(self) -> None:
+        """CUDA-looking names that this file declares (``cudaError_t cudaStat1``, ``void
+        cudaCheck(...) {``) are the project's, not unknown CUDA APIs."""
+        unknown = {name for _, name, rule in self.found if rule.outcome is Outcome.UNKNOWN}
+        if not unknown:
+            return
+        scopes = {name.partition("::")[0] for name in unknown if "::" in name}
+        own = declared_names(self.text, unknown | scopes)  # also "namespace cuda {" of its own
+        if own:
+            self.found = [
+                f
+                for f in self.found
+                if not (
+                    f[2].outcome is Outcome.UNKNOWN
+                    and (f[1] in own or f[1].partition("::")[0] in own)
+                )
+            ]
 
     @property
     def own_names(self) -> frozenset[str]:
@@ -414,6 +438,8 @@ class _Translator:
                 continue
             self.uses_cuda = self.uses_device = True
             launch = parse_launch(self.text, open_) if ggl else None
+            if launch is None:  # "<< <...>> >" (nvcc accepts it, clang does not)
+                self.edits.extend(spaced_edits(self.text, open_))
             if launch is not None:
                 self.edits.extend(ggl_edits(self.text, launch))
                 hip, note = "hipLaunchKernelGGL", None

@@ -48,6 +48,7 @@ from rocport.errors import InputError, OutputError
 from rocport.port import directives
 from rocport.port.build import build_system
 from rocport.port.model import FileReport, FileStatus, PortOptions, Translation
+from rocport.port.scanner import project_declarations
 from rocport.port.translator import defined_macros
 
 if TYPE_CHECKING:  # rocport.check loads only when a port is compiled
@@ -104,7 +105,12 @@ def defined_names(items: list[Item], mapping) -> frozenset[str]:
             except OSError:
                 continue
             names.update(defined_macros(text))
+            if item.rel.endswith(_HEADER_SUFFIXES):  # declarations other files may use
+                names.update(project_declarations(text, mapping))
     return frozenset(n for n in names if mapping.is_cuda_like(n) and mapping.lookup(n) is None)
+
+
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 
 
 def walk(root: Path) -> Iterator[tuple[str, Path]]:

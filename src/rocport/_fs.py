@@ -22,7 +22,7 @@ import re
 import secrets
 import stat
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
@@ -410,6 +410,21 @@ def _sync_folder(folder: Path) -> None:
 # -- locks and leftovers -------------------------------------------------------------------
 
 
+#: the descriptors of the locks this process holds (a forked worker closes its copies, so that
+#: the lock ends with the run even when the run is killed and its workers linger)
+_HELD_LOCKS: set[int] = set()
+
+
+def _close_inherited_locks() -> None:
+    for fd in _HELD_LOCKS:
+        with suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_close_inherited_locks)
+
+
 @contextmanager
 def folder_lock(folder: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``folder`` (``flock`` on the folder itself, so nothing is
@@ -418,6 +433,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise OutputError(f"cannot lock {folder}: {_why(exc)}") from exc
+    _HELD_LOCKS.add(fd)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -429,6 +445,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
             pass  # a filesystem without flock: go on unlocked
         yield
     finally:
+        _HELD_LOCKS.discard(fd)
         os.close(fd)
 
 

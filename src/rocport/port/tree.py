@@ -44,6 +44,7 @@ from rocport._fs import (
     temp_path,
     write_if_changed,
 )
+from rocport._workers import exit_with_parent
 from rocport.errors import InputError, OutputError
 from rocport.port import directives
 from rocport.port.build import build_system
@@ -230,6 +231,7 @@ _ENGINE: Engine | None = None  # set in each worker process by _start_worker
 def _start_worker(engine: Engine) -> None:
     global _ENGINE
     _ENGINE = engine
+    exit_with_parent()
 
 
 def _run_in_worker(item: Item) -> FileResult:

@@ -34,8 +34,14 @@ files stays in one process.
 `-o FILE` names a file in a folder that exists (a missing folder is an error, not created),
 never a scanned file or an existing file inside a scanned folder.
 
+`--fix` replaces a file only if it still holds what was scanned, keeps its mode, edits a
+symlink's target, and keeps the original in `<file>.orig` (or `<file>.orig.N` when
+`<file>.orig` holds other bytes: a backup is never overwritten); the folders it fixes are
+locked for the run. FIFOs and devices are skipped with a note. See [safety.md](safety.md).
+
 Exit status: 0 when no finding at or above `--fail-on` (default `warning`) remains, 1 when
-one does (with `--diff`: 1 when there is something to fix), 2 on bad input.
+one does (with `--diff`: 1 when there is something to fix), 2 on bad input or when a folder
+or file could not be read (the report is still written).
 
 Rule ids: `RP1xx` CUDA/HIP sources, `RP3xx` Python. A code is never reused.
 

@@ -257,9 +257,11 @@ def scan_paths(
     else:
         from concurrent.futures import ProcessPoolExecutor
 
+        from rocport._workers import exit_with_parent
+
         ids = tuple(rule.id for rule in rules)
         chunks = [work[i::jobs] for i in range(jobs)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=exit_with_parent) as pool:
             parts = list(
                 pool.map(
                     _scan_files_by_id,

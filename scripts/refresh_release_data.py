@@ -49,6 +49,7 @@ from release_sources import (  # noqa: E402  (a sibling module of this script)
     kernel_series,
     legacy_release,
     lookup_table,
+    matrix_footnotes,
     os_key,
     parse_gpu_limits,
     parse_matrix,
@@ -187,6 +188,14 @@ def build(args: argparse.Namespace) -> dict:
     csv_src = f"{args.rocm_name} {CSV_PATH} at {head[:12]}"
     releases: dict[str, dict] = {}
 
+    def footnotes_for(release: str) -> tuple[dict, list]:
+        """OS and GPU limits from the matrix footnotes of the commit that published it."""
+        newer = [r for r in commits if Version(r) >= Version(release)]
+        if not newer:
+            return {}, []
+        text = git_show(rocm, commits[min(newer, key=Version)], MATRIX_PATH) or ""
+        return matrix_footnotes(text, release)
+
     def kernels_for(release: str) -> tuple[dict, str | None]:
         branch = f"docs/{release}"
         text = git_show(install, branch, SYSREQ_PATH) if install else None
@@ -239,6 +248,7 @@ def build(args: argparse.Namespace) -> dict:
                 "rocky": minors.get("rl_version_numbers", []),
             },
             extracts,
+            footnotes_for(release),
         )
     for branch in ("docs/5.7.0", "docs/5.7.1"):
         text = git_show(args.legacy_git or rocm, branch, "docs/release/gpu_os_support.md")
@@ -307,20 +317,32 @@ def build(args: argparse.Namespace) -> dict:
 
 
 def assemble(
-    release, os_cells, gfx, driver_cell, kernels, ksrc, pairs, matrix_src, minors, extracts
+    release,
+    os_cells,
+    gfx,
+    driver_cell,
+    kernels,
+    ksrc,
+    pairs,
+    matrix_src,
+    minors,
+    extracts,
+    footnotes=({}, []),
 ):
     rel = Version(release)
     suites = (
         SUITES if rel >= Version("6.0") else {k: v for k, v in SUITES.items() if k[0] == "ubuntu"}
     )
-    gpu_limits, os_limits = [], {}
+    os_limits, gpu_limits = footnotes  # the matrix's footnotes for this release's column
     extract = extracts / f"rocm-{rel.major}.{rel.minor}-system-requirements.rst"
-    if extract.exists() and rel < Version("7.0.2"):
+    if extract.exists() and rel < Version("7.0.2"):  # the release's own page wins
         gpu_limits = parse_gpu_limits(extract.read_text())
         os_limits = parse_os_limits(extract.read_text())
     os_rows = build_os(os_cells, kernels, suites, minors)
     for row in os_rows:
-        limit = os_limits.get(row["label"])
+        limit = os_limits.get(row["label"]) or next(
+            (v for k, v in os_limits.items() if row["label"].startswith(k + " ")), None
+        )
         if limit:
             row["only_gpus"], row["note"] = limit["gpus"], limit["text"]
     driver = driver_folder(driver_cell, release) if rel >= Version("7.0") else None

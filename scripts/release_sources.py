@@ -229,8 +229,10 @@ def parse_os_limits(text: str) -> dict[str, dict]:
     for match in re.finditer(pattern, text):
         sentence, subject, where = match[1], match[2], match[3]
         oses = [o.strip() for o in re.split(r",| and ", subject) if o.strip()]
-        if not oses or not all(any(o.startswith(n + " ") for n in OS_NAMES) for o in oses):
+        named = (any(o == n or o.startswith(n + " ") for n in OS_NAMES) for o in oses)
+        if not oses or not all(named):
             continue
+        where = re.sub(r"\s+for\s.*$", "", where)  # "MI300X for single-node functionality"
         gpus, family = [], None
         for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", re.sub(r"\s+GPUs?\b", "", where)):
             part = part.strip()
@@ -242,3 +244,63 @@ def parse_os_limits(text: str) -> dict[str, dict]:
         for os_label in oses:
             limits[os_label] = {"gpus": gpus, "text": sentence}
     return limits
+
+
+def _radeon_limit(sentence: str) -> dict | None:
+    """``Radeon AI PRO R9700, Radeon RX 9070 XT (gfx1201), ... are supported only on Ubuntu
+    24.04.2, ... and RHEL 9.4`` -> {"gpus": [...], "os": [...], "text": sentence}."""
+    match = re.match(r"(.*?) (?:are|is) (?:only supported|supported only) on (.*)", sentence)
+    if not match or not re.match(r"(AMD )?Radeon", match[1]):
+        return None
+    gpus = []
+    for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", match[1]):
+        name = re.sub(r"\s*\(gfx[0-9a-f]+\)", "", part.strip())
+        if name:
+            gpus.append(name if name.startswith("AMD ") else f"AMD {name}")
+    oses = [o.strip() for o in re.split(r",\s*(?:and\s+)?|\s+and\s+", match[2]) if o.strip()]
+    return {"gpus": gpus, "os": oses, "text": sentence}
+
+
+def matrix_footnotes(text: str, release: str) -> tuple[dict[str, dict], list[dict]]:
+    """The footnotes of ``release``'s column in the compatibility matrix's current table.
+
+    Returns OS limits by OS label prefix (``"Oracle Linux"``, ``"Debian 12"``) and per-GPU OS
+    limits, from the ``[#ref]_`` marks of that column's OS and GPU cells.
+    """
+    notes = {m[1]: m[2].strip() for m in re.finditer(r"^\.\. \[#([\w-]+)\] (.*)$", text, re.M)}
+    table = text.split(".. container:: format-big-table", 1)[-1].split("\n\n.. ", 1)[0]
+    rows = [
+        next(csv.reader([line.strip()], skipinitialspace=True), [])
+        for line in table.splitlines()
+        if line.startswith("      ")
+        and not re.match(r":(header|stub-columns|widths|escape|header-rows):", line.strip())
+    ]
+    header = re.search(r':header: "ROCm Version",(.*)', table)
+    if not header:
+        return {}, []
+    columns = [c.strip().strip('"') for c in header[1].split(",")]
+    if release not in columns:
+        return {}, []
+    col = columns.index(release) + 1
+    os_limits: dict[str, dict] = {}
+    gpu_limits: list[dict] = []
+    section = None
+    for row in rows:
+        if row and row[0]:
+            section = (
+                "os"
+                if "Operating systems" in row[0]
+                else ("gpu" if "GPU / LLVM target" in row[0] else None)
+            )
+        if section is None or len(row) <= col:
+            continue
+        for ref in re.findall(r"\[#([\w-]+)\]_", row[col]):
+            sentence = notes.get(ref, "").rstrip(".")
+            if section == "os":
+                for label, limit in parse_os_limits(f".. [#{ref}] {sentence}.\n").items():
+                    os_limits.setdefault(label, limit)
+            else:
+                limit = _radeon_limit(sentence)
+                if limit and limit not in gpu_limits:
+                    gpu_limits.append(limit)
+    return os_limits, gpu_limits

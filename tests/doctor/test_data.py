@@ -221,3 +221,18 @@ def test_folder_rule_and_minor_releases_match_the_conf_py_excerpts() -> None:
     assert rows["Rocky Linux 9"]["el_version"] == "9.6"
     assert rows["Oracle Linux 9"]["el_version"] == "9.6"
     assert rows["Oracle Linux 8"]["el_version"] == "8.10"
+
+
+def test_matrix_footnotes_become_os_and_gpu_limits() -> None:
+    parse = _script("release_sources")
+    page = sources.text("compatibility-matrix-6.4.3-footnotes.rst")
+    for release in ("6.4.3", "6.4.2"):
+        os_limits, gpu_limits = parse.matrix_footnotes(page, release)
+        rel = data.releases()[release]
+        assert rel["gpu_os_limits"] == gpu_limits
+        rows = {r["label"]: r for r in rel["os"]}
+        assert rows["Debian 12"]["only_gpus"] == os_limits["Debian 12"]["gpus"]
+        assert rows["Oracle Linux 9"]["only_gpus"] == os_limits["Oracle Linux"]["gpus"]
+        assert "only_gpus" not in rows["Ubuntu 24.04.2"]
+    limit = next(g for g in gpu_limits if g["gpus"] == ["AMD Radeon RX 7700 XT"])
+    assert limit["os"] == ["Ubuntu 24.04.2", "RHEL 9.6"]

@@ -8,8 +8,9 @@ Inputs are snapshots of the documentation sources, never the live web:
     ``docs/compatibility/compatibility-matrix-historical-6.0.csv`` is read: the newest state
     gives, per release 6.0.0 and later, the operating systems, gfx targets, PyTorch versions and
     the driver versions; the ``OS-kernel-versions`` table of ``compatibility-matrix.rst`` at the
-    last commit where a release was the newest gives its kernels and glibc.  The ``docs/5.7.x``
-    branches give ROCm 5.7 (``docs/release/gpu_os_support.md``).
+    last commit where a release was the newest gives its kernels and glibc, and the footnotes
+    its column cites there give per-OS and per-GPU limits.  The ``docs/5.7.x`` branches give
+    ROCm 5.7 (``docs/release/gpu_os_support.md``).
 ``--legacy-git DIR``
     a ROCm/ROCm git directory that has the ``docs/5.7.x`` branches (default: ``--rocm-git``).
 ``--install-git DIR``
@@ -20,8 +21,8 @@ Inputs are snapshots of the documentation sources, never the live web:
     installation pages (and ``conf.py`` distribution lists) of the 7.x releases.
 ``--extracts DIR``
     small excerpts kept as test fixtures (``tests/doctor/fixtures/sources``): the PyTorch
-    previous-versions page (ROCm lines), a release's system-requirements page, a later
-    release's ``conf.py``.
+    previous-versions page (ROCm lines), the 7.0 system-requirements page, and ``conf.py``
+    excerpts of releases whose docs branch was not in the snapshots (7.0.0, 7.2.1).
 
 Run ``python scripts/refresh_release_data.py --rocm-git ... --install-git ... --extracts
 tests/doctor/fixtures/sources --date YYYY-MM-DD``; the table is written atomically.

@@ -83,8 +83,10 @@ def test_cli_refuses_to_replace_a_source_file(tree, capsys, argv):
         ["port", "{src}", "-o", "{tmp}/out", "--json", "{tmp}/missing/r.json"],
         ["check", "{src}", "--json", "{tmp}/missing/r.json"],
         ["profile", "--parse", "{src}/k.cu", "--json", "{tmp}/missing/r.json"],
+        ["amp-check", "--device", "cpu", "--json", "{tmp}/missing/r.json"],
+        ["bench", "report", "{src}/k.cu", "-o", "{tmp}/missing/r.md"],
     ],
-    ids=["scan -o", "port --json", "check --json", "profile --json"],
+    ids=["scan -o", "port --json", "check --json", "profile --json", "amp-check", "bench report"],
 )
 def test_cli_refuses_a_missing_report_folder(tree, capsys, argv):
     tmp = tree.parent

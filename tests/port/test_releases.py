@@ -319,10 +319,16 @@ def _experimental():
     return Candidate(name="debian-experimental", origin="test", launcher=launcher).probe()
 
 
+#: the trees compiled per release (the other corpus projects are ported and checked above;
+#: rodinia's 23 programs and ggml take too long to compile four times on a small machine)
+COMPILED = ("examples", "sgemm-cuda", "gpu-burn")
+
+
 @pytest.mark.hipcc
 @pytest.mark.slow
+@pytest.mark.parametrize("tree", COMPILED)
 @pytest.mark.parametrize("rocm", TARGETS)
-def test_example_ports_compile_with_the_nearest_toolchains(ports, rocm: str) -> None:
+def test_ports_compile_with_the_nearest_toolchains(ports, rocm: str, tree: str) -> None:
     from rocport.check import Status, check_tree
 
     toolchains, missing = _toolchains()
@@ -331,7 +337,7 @@ def test_example_ports_compile_with_the_nearest_toolchains(ports, rocm: str) -> 
         pytest.skip(f"no toolchain near ROCm {rocm}: {'; '.join(missing)}")
     if missing:
         print(f"toolchains not available: {'; '.join(missing)}")
-    src, dest, report = ports[(rocm, "examples")]
+    src, dest, report = ports[(rocm, tree)]
     converted = {f["path"] for f in report["files"] if f["converted"]}
     for version in usable:
         result = check_tree(dest, toolchain=toolchains[version], offload_arch=("gfx90a",))
@@ -385,5 +391,38 @@ def test_the_docs_table_is_generated_from_the_facts() -> None:
     script = REPO / "scripts" / "gen_release_facts.py"
     proc = subprocess.run(
         [sys.executable, str(script), "--docs", "--check"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.slow
+def test_the_facts_file_is_what_the_generator_writes() -> None:
+    """Re-run the generator on its inputs (``.cache/debs`` and ``$ROCPORT_MIRRORS`` holding
+    ``ROCm+HIP/repo``, ``ROCm+clr/repo`` and ``ROCm+HIPIFY/repo``) and compare."""
+    import os
+    import subprocess
+    import sys
+
+    debs = REPO / ".cache" / "debs"
+    mirrors = Path(os.environ.get("ROCPORT_MIRRORS", REPO / ".cache" / "mirrors"))
+    needed = [debs, mirrors / "ROCm+HIP" / "repo", mirrors / "ROCm+clr" / "repo"]
+    needed.append(mirrors / "ROCm+HIPIFY" / "repo")
+    missing = [str(p) for p in needed if not p.exists()]
+    if missing:
+        pytest.skip(f"generator inputs missing: {', '.join(missing)} (see docs/mapping-data.md)")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scripts" / "gen_release_facts.py"),
+            "--debs",
+            str(debs),
+            "--git",
+            str(mirrors),
+            "--hipify",
+            str(mirrors / "ROCm+HIPIFY" / "repo"),
+            "--check",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr

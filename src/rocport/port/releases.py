@@ -45,8 +45,8 @@ _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?\Z")
 #: how a release's facts were obtained
 FACT_SOURCES = {
     "headers": "read from its HIP headers",
-    "tables": "from AMD's HIPIFY tables (no headers of it were read)",
-    "bounds": "bounded by the releases before and after it (neither headers nor tables of it)",
+    "tables": "from AMD's HIPIFY tables; none of its headers were read",
+    "bounds": "bounded by the releases read before and after it; no headers or tables of it",
 }
 
 

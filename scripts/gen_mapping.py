@@ -228,6 +228,9 @@ class Family:
     reference: str | None = None
     #: (CUDA namespace, HIP namespace) written as a kind=namespace entry
     namespace: tuple[str, str] | None = None
+    #: headers of a legacy API whose names count only where the main headers lack them
+    #: (cuBLAS v1's cublas.h: cublasInit, cublasAlloc; its cublasSgemm is not v2's)
+    legacy_headers: tuple[str, ...] = ()
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -389,6 +392,7 @@ FAMILIES: tuple[Family, ...] = (
         (strip_version(prefix(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))),),
         normalized=(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")),
         exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI",
+        legacy_headers=("cublas.h",),
     ),
     Family(
         "cublas_rocblas",
@@ -403,6 +407,7 @@ FAMILIES: tuple[Family, ...] = (
             (h, ("rocblas/rocblas.h",)) for h in ("cublas_v2.h", "cublas.h", "cublas_api.h")
         ),
         exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI",
+        legacy_headers=("cublas.h",),
     ),
     Family(
         "cufft",
@@ -702,6 +707,11 @@ def cuda_names(fam: Family, roots: dict[str, Path]) -> dict[str, Decl]:
             "(CUDA toolkit in /usr/local/cuda, or the nvidia-* wheels of torch)"
         )
     decls = _scan_cuda(root, fam.cuda_headers)
+    if fam.legacy_headers:
+        main = decls
+        decls = dict(main)
+        for k, d in _scan_cuda(root, fam.legacy_headers).items():
+            decls.setdefault(k, d)
     if not decls:
         raise SystemExit(
             f"gen_mapping: no {fam.name} headers ({', '.join(fam.cuda_headers)}) under {root}"
@@ -834,6 +844,10 @@ def generate_family(fam: Family, roots: dict[str, Path], overrides: dict, refs: 
             hip = amd
         if hip is None:
             res.entries[cname] = {"kind": kind, "status": "unsupported"}
+            if fam.legacy_headers and cdecl.header in fam.legacy_headers:
+                res.entries[cname]["note"] = (
+                    f"legacy API ({cdecl.header}); the HIP library has only the current one"
+                )
             if cname in legacy:
                 res.entries[cname]["note"] = _legacy_note(legacy_rows[cname])
             continue

@@ -95,3 +95,12 @@ def test_cli_refuses_a_missing_report_folder(tree, capsys, argv):
     assert "does not exist; create it first" in err and err.count("\n") == 1
     assert not (tmp / "missing").exists()
     assert not (tmp / "out").exists()  # refused before any work
+
+
+def test_scan_replaces_its_earlier_report_inside_the_scanned_tree(tree, capsys):
+    report = tree / "results.sarif"
+    for _ in range(2):
+        code, _, err = _run(["scan", str(tree), "--format", "sarif", "-o", str(report)], capsys)
+        assert code == 0, err
+    assert report.read_text().lstrip().startswith("{")
+    assert (tree / "k.cu").read_text() == "__global__ void k() {}\n"

@@ -2,14 +2,16 @@
 
 A report path names a file whose folder already exists (output *trees* such as ``port -o``
 are created; a report's folder is not, so that a typo does not scatter folders). It may not
-name one of the command's inputs, nor an existing file inside an input tree: a report never
-replaces the code it reports on. Checked before any work starts.
+name one of the command's inputs, nor an existing file inside an input tree that the command
+reads (``reads`` says which; by default every file, as ``port`` copies them all): a report never
+replaces the code it reports on, while an earlier report beside the code may be replaced.
+Checked before any work starts.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rocport.errors import OutputError
@@ -20,7 +22,11 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def check_report_path(
-    value: str | os.PathLike[str] | None, *, inputs: Iterable[Path] = (), option: str = "report"
+    value: str | os.PathLike[str] | None,
+    *,
+    inputs: Iterable[Path] = (),
+    option: str = "report",
+    reads: Callable[[Path], bool] = lambda path: True,
 ) -> Path | None:
     """Refuse ``value`` as a report path (see the module); ``None`` and ``-`` (stdout) pass."""
     if value is None or str(value) == "-":
@@ -41,7 +47,7 @@ def check_report_path(
         root = source.resolve()
         if target == root:
             raise OutputError(f"{option} {path}: is an input of this command; choose another path")
-        if root.is_dir() and path.exists() and _inside(target, root):
+        if root.is_dir() and path.exists() and _inside(target, root) and reads(target):
             raise OutputError(
                 f"{option} {path}: would replace a file inside the input tree {source}; "
                 "write the report outside it"

@@ -98,7 +98,7 @@ def command(
     from rocport.cli._report_path import check_report_path
     from rocport.errors import InputError
     from rocport.scan import fixer
-    from rocport.scan.engine import scan_paths
+    from rocport.scan.engine import language_of, scan_paths
     from rocport.scan.output import json as json_output
     from rocport.scan.output import sarif as sarif_output
     from rocport.scan.output import text as text_output
@@ -142,7 +142,9 @@ def command(
         raise InputError("no PATH given (try `rocport scan .`)")
     if (unsafe_fixes or no_backup) and not (fix or diff_only):
         raise InputError("--unsafe-fixes and --no-backup need --fix or --diff")
-    check_report_path(output, inputs=paths, option="-o")
+    check_report_path(
+        output, inputs=paths, option="-o", reads=lambda path: language_of(path) is not None
+    )
 
     selected = rules_for(_split(select)) if select else list(RULES)
     ignored = {rule.id for rule in rules_for(_split(ignore))}

@@ -32,7 +32,7 @@ Large trees are scanned in one process per CPU (`-j N` to choose); a tree of few
 files stays in one process.
 
 `-o FILE` names a file in a folder that exists (a missing folder is an error, not created),
-never a scanned file or an existing file inside a scanned folder.
+never a file the scan reads (an earlier report beside the code may be replaced).
 
 `--fix` replaces a file only if it still holds what was scanned, keeps its mode, edits a
 symlink's target, and keeps the original in `<file>.orig` (or `<file>.orig.N` when

@@ -165,6 +165,14 @@ class Signatures:
         )
 
 
+def _current_instead(family: str, cuda: str, hip: str, rel: gen.Release) -> str | None:
+    """HIPIFY's HIP name for ``cuda`` where it is another, undeprecated declaration."""
+    row = gen.hipify_tables(None)["tables"].get(family, {}).get(cuda, {})
+    alt = row.get("hip")
+    decl = gen.release_decls(rel.version).get(alt) if alt and alt != hip else None
+    return alt if decl is not None and not decl.deprecated else None
+
+
 def _forms(decl, arities: set[int]):
     """``decl`` restricted to its forms of these lengths."""
     sigs = [s for s in signatures.signatures(decl) if len(s[0]) in arities]
@@ -239,6 +247,13 @@ def check_family(
                 continue
             if sigs is not None and e["kind"] == "function":
                 sigs.check(name, cuda, e, rel, systems, problems)
+            if e.get("status") == "deprecated" and not doc.get("replaces"):
+                current = _current_instead(doc["family"], cuda, hip, rel)
+                if current:
+                    problems.append(
+                        f"{name}: {cuda}: emits {hip}, deprecated, where HIP {rel.version} "
+                        f"declares {current} (HIPIFY's name for it) undeprecated"
+                    )
             if cuda.endswith("_st") and e["kind"] == "type":
                 d = gen.release_decls(rel.version).get(hip)
                 if d is not None and d.pointer_to:

@@ -598,6 +598,7 @@ _HIPIFY_ROW = re.compile(
 )
 
 
+@cache
 def hipify_tables(mirror: Path | None) -> dict:
     """HIPIFY's CUDA -> HIP tables: read from a git mirror of ROCm/HIPIFY when given, else the
     committed data/hipify_tables.json. Each row: family, CUDA name, HIP name (or null), the CUDA

@@ -488,6 +488,16 @@ def test_signature_check_catches_a_rename_with_other_parameters(tmp_path: Path) 
         "CUevent_st": {"hip": "hipEvent_t", "kind": "type", "since": "5.2"},
     }
     (tmp_path / "driver.json").write_text(json.dumps(bad), encoding="utf-8")
+    old = _strict_load("runtime.json")
+    old["entries"] = {
+        "cudaFreeHost": {
+            "hip": "hipFreeHost",
+            "kind": "function",
+            "since": "5.2",
+            "status": "deprecated",
+        }
+    }
+    (tmp_path / "runtime.json").write_text(json.dumps(old), encoding="utf-8")
     proc = subprocess.run(
         [
             sys.executable,
@@ -504,6 +514,9 @@ def test_signature_check_catches_a_rename_with_other_parameters(tmp_path: Path) 
     assert proc.returncode == 1, proc.stdout
     assert "cuEventCreate -> hipEventCreate: no CUDA form compiles" in proc.stdout
     assert "CUevent_st: a struct tag mapped to hipEvent_t" in proc.stdout
+    assert "cudaFreeHost: emits hipFreeHost, deprecated, where HIP 5.2 declares hipHostFree" in (
+        proc.stdout
+    )
 
 
 def test_committed_data_matches_the_generator() -> None:

@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from rocport.port.arguments import skip_space, split_call, trim
 from rocport.port.scanner import LITERALS
 
-_CONFIG_TOKEN = re.compile(
-    "|".join([*LITERALS, r"(?P<p>[()\[\]{}]|>>[ \t]*>|,)"]), re.MULTILINE
-)
+_CONFIG_TOKEN = re.compile("|".join([*LITERALS, r"(?P<p>[()\[\]{}]|>>[ \t]*>|,)"]), re.MULTILINE)
 #: the opening of a launch: ``<<<`` or, as nvcc also accepts, ``<< <``
 _OPEN = re.compile(r"<<[ \t]*<")
 _NAME_CHAR = re.compile(r"[\w:]")

@@ -195,6 +195,8 @@ def locked(paths: Sequence[Path]) -> Iterator[None]:
     remove the temporary files that a killed run left there."""
     folders: dict[str, tuple[Path, str | None]] = {}
     for path in paths:
+        if not path.exists():
+            continue  # the scan reports it
         folder, only = (path, None) if path.is_dir() else (path.parent, path.name)
         key = os.path.realpath(folder)
         if key not in folders:

@@ -15,7 +15,8 @@ Sources, strongest first:
 
 Where both speak about a release, the headers win and the disagreement is listed.
 
-    python3 scripts/gen_release_facts.py --debs .cache/debs --git MIRRORS --hipify HIPIFY_GIT
+    python3 scripts/gen_release_facts.py --debs .cache/debs --git MIRRORS --hipify HIPIFY_GIT \
+        --compiler 5.2=/ --compiler 6.4=.toolchains/sid --compiler 7.2=.toolchains/exp72
     python3 scripts/gen_release_facts.py ... --check     # exit 1 if the committed file is stale
     python3 scripts/gen_release_facts.py --docs [--check]  # the releases table of the docs
 
@@ -290,6 +291,70 @@ def git_observations(
     return observations
 
 
+# -- compiler probes: what clang itself defines ----------------------------------------------
+#: macros that only the compiler defines (no header declares them), probed per toolchain
+COMPILER_MACROS = ("__AMDGCN_WAVEFRONT_SIZE",)
+PROBE_ARGS = ("-x", "hip", "--offload-arch=gfx90a", "--cuda-device-only", "-fsyntax-only")
+
+
+def probe_compiler(release: str, root: Path) -> dict[str, dict]:
+    """Compile a one-line device file per macro of ``COMPILER_MACROS`` with the hipcc of
+    ``root`` (``/``: this machine's ``/usr/bin/hipcc``; else a chroot root, run through
+    ``scripts/sid-hipcc``) and record ``defined``, ``deprecated`` or ``undefined``."""
+    import os
+
+    if root == Path("/"):
+        argv, env = ["/usr/bin/hipcc"], {**os.environ, "HIP_PLATFORM": "amd"}
+        where = "/usr/bin/hipcc"
+    else:
+        argv = [str(REPO / "scripts" / "sid-hipcc")]
+        env = {**os.environ, "ROCPORT_SID_ROOT": str(root.resolve())}
+        where = f"the hipcc of a root with {_root_packages(root)}"
+    version = subprocess.run(
+        [*argv, "--version"], capture_output=True, text=True, env=env, check=False
+    ).stdout
+    hip = re.search(r"HIP version: (\S+)", version)
+    clang = re.search(r"clang version (\S+)", version)
+    label = f"compiler probe: {where} (HIP {hip.group(1) if hip else '?'}, clang "
+    label += f"{clang.group(1) if clang else '?'}), {' '.join(PROBE_ARGS)}"
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="rocport-probe-", dir="/tmp") as tmp:
+        for macro in COMPILER_MACROS:
+            path = Path(tmp) / "probe.hip"
+            path.write_text(f"__attribute__((device)) int probe = {macro};\n")
+            proc = subprocess.run(
+                [*argv, *PROBE_ARGS, str(path)],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=tmp,
+                check=False,
+            )
+            text = proc.stdout + proc.stderr
+            if f"undeclared identifier '{macro}'" in text:
+                state = "undefined"
+            elif proc.returncode != 0:
+                raise RuntimeError(f"probe of {macro} with {where} failed: {text[-500:]}")
+            elif "marked as deprecated" in text:
+                state = "deprecated"
+            else:
+                state = "defined"
+            out[macro] = {"release": release, "state": state, "label": label}
+    return out
+
+
+def _root_packages(root: Path) -> str:
+    """``hipcc 7.2.4+dfsg-1~exp1, clang-22 1:22.1.8-3``, from the root's dpkg status."""
+    status = (root / "var" / "lib" / "dpkg" / "status").read_text(encoding="utf-8")
+    found = {}
+    for block in status.split("\n\n"):
+        name = re.search(r"^Package: (\S+)", block, re.M)
+        version = re.search(r"^Version: (\S+)", block, re.M)
+        if name and version and (name.group(1) == "hipcc" or name.group(1).startswith("clang-")):
+            found[name.group(1)] = version.group(1)
+    return ", ".join(f"Debian {n} {v}" for n, v in sorted(found.items()))
+
+
 # -- HIPIFY's tables --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TableRow:
@@ -502,7 +567,12 @@ def _merge(a: dict, b: dict) -> dict:
     return out
 
 
-def build(observations: list[Observation], tables: dict[str, list[TableRow]], where: str) -> dict:
+def build(
+    observations: list[Observation],
+    tables: dict[str, list[TableRow]],
+    where: str,
+    probes: list[dict[str, dict]] = (),
+) -> dict:
     lines = known_lines()
     src = Sources()
     disagreements: list[dict] = []
@@ -586,8 +656,19 @@ def build(observations: list[Observation], tables: dict[str, list[TableRow]], wh
         "names": names,
         "headers": headers,
         "warp_size": warp,
+        "compiler_macros": _macros(probes, src),
         "disagreements": sorted(disagreements, key=lambda d: (d["name"], d["fact"])),
     }
+
+
+def _macros(probes: list[dict[str, dict]], src: Sources) -> dict[str, dict]:
+    """Per compiler macro: its state in each probed release, with the probe's source."""
+    out: dict[str, dict] = {}
+    for probe in probes:
+        for macro, row in probe.items():
+            entry = {"state": row["state"], "source": src.index(row["label"])}
+            out.setdefault(macro, {})[row["release"]] = entry
+    return {m: dict(sorted(r.items(), key=lambda kv: vkey(kv[0]))) for m, r in out.items()}
 
 
 def dumps(doc: dict) -> str:
@@ -698,6 +779,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--debs", type=Path, help="folder of <suite>/*.deb")
     ap.add_argument("--git", type=Path, help="folder of ROCm+HIP and ROCm+clr mirrors")
     ap.add_argument("--hipify", type=Path, help="ROCm/HIPIFY git dir or checkout")
+    ap.add_argument(
+        "--compiler",
+        action="append",
+        default=[],
+        metavar="RELEASE=ROOT",
+        help="probe the compiler macros with the hipcc of ROOT ('/': /usr/bin/hipcc; else a "
+        "chroot root run through scripts/sid-hipcc) as ROCm RELEASE; repeatable",
+    )
     ap.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
     args = ap.parse_args(argv)
     if args.docs:
@@ -728,7 +817,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         observations += git_observations(args.git, work, compiler)
         tables, where = read_hipify(args.hipify)
-        text = dumps(build(observations, tables, where))
+        probes = []
+        for spec in args.compiler:
+            release, _, root = spec.partition("=")
+            probes.append(probe_compiler(line_of(release), Path(root)))
+        text = dumps(build(observations, tables, where, probes))
     if args.check:
         if not OUT.is_file() or OUT.read_text(encoding="utf-8") != text:
             print(f"gen_release_facts: {OUT.relative_to(REPO)} is stale", file=sys.stderr)

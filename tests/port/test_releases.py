@@ -253,6 +253,32 @@ def test_no_name_missing_from_the_release_is_emitted(ports, rocm: str) -> None:
     assert not bad, f"--rocm {rocm} emitted names the release lacks: {sorted(bad)[:20]}"
 
 
+def test_compile_time_wavefront_size_is_reported_from_7() -> None:
+    """clang 22 (ROCm 7.2) dropped __AMDGCN_WAVEFRONT_SIZE (clang 21, ROCm 6.4, deprecated
+    it): code that uses it, such as ggml's AMD branch, gets a report entry for 7.x."""
+    probes = facts()["compiler_macros"]["__AMDGCN_WAVEFRONT_SIZE"]
+    assert probes["7.2"]["state"] == "undefined" and probes["6.4"]["state"] == "deprecated"
+    assert load_mapping(rocm="6.4").lookup("__AMDGCN_WAVEFRONT_SIZE") is None
+    for rocm in ("7.0", "7.2"):
+        entry = load_mapping(rocm=rocm).lookup("__AMDGCN_WAVEFRONT_SIZE")
+        assert entry.status == "unsupported" and "compile-time wavefront size" in entry.note
+
+
+@pytest.mark.slow
+def test_ggml_7_2_port_reports_its_compile_time_wavefront_size(ports) -> None:
+    for rocm, expected in (("6.4", False), ("7.2", True)):
+        report = ports[(rocm, "llama.cpp-ggml")][2]
+        found = {
+            f["path"]
+            for f in report["files"]
+            for ref in f["issues"]
+            if ref["name"] == "__AMDGCN_WAVEFRONT_SIZE"
+        }
+        assert bool(found) is expected, (rocm, found)
+        if expected:
+            assert "ggml/src/ggml-cuda/common.cuh" in found
+
+
 #: warpSize where C++ needs a constant: an array bound, a template argument, static_assert,
 #: a constexpr initializer, a case label
 _CONSTANT_WARP = re.compile(
@@ -407,9 +433,13 @@ def test_the_facts_file_is_what_the_generator_writes() -> None:
     mirrors = Path(os.environ.get("ROCPORT_MIRRORS", REPO / ".cache" / "mirrors"))
     needed = [debs, mirrors / "ROCm+HIP" / "repo", mirrors / "ROCm+clr" / "repo"]
     needed.append(mirrors / "ROCm+HIPIFY" / "repo")
+    compilers = {"5.2": Path("/usr/bin/hipcc"), "6.4": REPO / ".toolchains" / "sid"}
+    compilers["7.2"] = EXPERIMENTAL
+    needed += [p if p.name == "hipcc" else p / ".rocport-ready" for p in compilers.values()]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:
         pytest.skip(f"generator inputs missing: {', '.join(missing)} (see docs/mapping-data.md)")
+    probes = [f"--compiler={v}={'/' if p.name == 'hipcc' else p}" for v, p in compilers.items()]
     proc = subprocess.run(
         [
             sys.executable,
@@ -420,6 +450,7 @@ def test_the_facts_file_is_what_the_generator_writes() -> None:
             str(mirrors),
             "--hipify",
             str(mirrors / "ROCm+HIPIFY" / "repo"),
+            *probes,
             "--check",
         ],
         capture_output=True,

@@ -39,7 +39,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from rocport.errors import InputError
-from rocport.port.releases import header_state, name_state, resolve_release
+from rocport.port.releases import compiler_gaps, header_state, name_state, resolve_release
 
 __all__ = ["Entry", "IncludeEntry", "Mapping", "available_releases", "load_mapping"]
 
@@ -325,6 +325,8 @@ def _load(rocm: str, blas: str) -> Mapping:
         tv = verified_target[fam.name]
         for cuda, raw in doc["entries"].items():
             entries[cuda] = _resolve(raw, cuda, fam.name, target, tv)
+    for macro, note in compiler_gaps(target).items():
+        entries.setdefault(macro, Entry(macro, None, "macro", "device", "unsupported", note=note))
     inc_doc = _read("includes.json")
     inc_verified = any(_version(v) == target for v in inc_doc.get("verified_releases", ()))
     includes: dict[str, IncludeEntry] = {}

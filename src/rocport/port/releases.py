@@ -28,6 +28,7 @@ from rocport.errors import InputError
 
 __all__ = [
     "FACT_SOURCES",
+    "compiler_gaps",
     "Release",
     "Resolved",
     "State",
@@ -230,3 +231,31 @@ def parameters_changed(name: str, low: tuple[int, int], high: tuple[int, int]) -
         return None
     since = f"after ROCm {after}, by {row['changed']}" if after else f"in ROCm {row['changed']}"
     return f"the parameters of {name} changed {since}"
+
+
+def compiler_gaps(target: tuple[int, int]) -> dict[str, str]:
+    """Compiler-defined macros (``__AMDGCN_WAVEFRONT_SIZE``) that ROCm ``target``'s compiler
+    no longer defines, each with the report's reason. A release between a probe that still
+    defines the macro and one that does not is treated as lacking it."""
+    gaps = {}
+    for macro, probes in _facts().get("compiler_macros", {}).items():
+        gone = [v for v, p in probes.items() if p["state"] == "undefined"]
+        kept = [v for v, p in probes.items() if p["state"] != "undefined"]
+        if not gone:
+            continue
+        first = min(gone, key=_key)
+        last_kept = max((v for v in kept if _key(v) < _key(first)), key=_key, default=None)
+        if _key(first) <= target:
+            where = f"the compiler of ROCm {first} does not define {macro}"
+        elif last_kept is not None and _key(last_kept) < target:
+            where = (
+                f"{macro} is gone after ROCm {last_kept} (ROCm {first}'s compiler lacks it; "
+                "the releases between were not probed, so it is treated as gone)"
+            )
+        else:
+            continue
+        gaps[macro] = (
+            f"{where}: ROCm 7 has no compile-time wavefront size (warpSize is read at run "
+            "time); use warpSize in device code, or a constant chosen per GPU target"
+        )
+    return gaps

@@ -214,3 +214,22 @@ def test_nvcc_paths_in_make_functions_become_hipcc() -> None:
     assert lines[0] == 'ifneq ("$(wildcard /usr/bin/hipcc)", "")'
     assert lines[2] == 'else ifneq ("$(wildcard /opt/rocm/bin/hipcc)", "")'
     assert lines[3] == "CUDAPATH ?= /opt/rocm"
+
+
+def test_tab_indented_assignments_outside_rules_are_assignments() -> None:
+    """Rodinia's common.mk: ``\\tNVCCFLAGS += ...`` inside ``ifeq`` before any rule."""
+    out = port("""\
+        ifeq ($(dbg),1)
+        \tNVCCFLAGS += -D_DEBUG
+        else
+        \tNVCCFLAGS += --compiler-options -fno-strict-aliasing
+        endif
+        a.o: a.cu
+        \t$(VERBOSE)$(NVCC) --compiler-options -fPIC -cubin $<
+        \t@nvcc -c $<
+    """)
+    lines = out.text.splitlines()
+    assert lines[3] == "\tNVCCFLAGS += -fno-strict-aliasing"
+    assert lines[6] == "\t$(VERBOSE)$(NVCC) -fPIC --genco $<"
+    assert lines[7] == "\t@hipcc -c $<"
+    assert [r for r in out.references if r.outcome is not Outcome.TRANSLATED] == []

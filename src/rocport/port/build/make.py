@@ -36,8 +36,15 @@ class _Line:
     recipe: bool
 
 
+_CONDITIONAL = re.compile(r"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+_RULE = re.compile(r"[^=#]*?(?<![:?+!])::?(?![=])")  # targets: prerequisites (not an assignment)
+
+
 def _logical_lines(text: str) -> Iterator[_Line]:
+    """The logical lines; a tab-indented line is a recipe line only inside a rule (make reads
+    ``\tNVCCFLAGS += ...`` in a conditional outside any rule as an assignment)."""
     pos, n = 0, len(text)
+    in_rule = False
     while pos < n:
         end = pos
         while True:
@@ -48,7 +55,11 @@ def _logical_lines(text: str) -> Iterator[_Line]:
                 end = nl + 1
                 continue
             break
-        recipe = text.startswith("\t", pos)
+        recipe = text.startswith("\t", pos) and in_rule
+        if not text.startswith("\t", pos):
+            head = text[pos:nl]
+            if head.strip() and not head.lstrip().startswith("#") and not _CONDITIONAL.match(head):
+                in_rule = bool(_RULE.match(head)) and not _ASSIGN.match(head)
         yield _Line(pos, _comment_start(text, pos, nl, recipe), recipe)
         pos = nl + 1
 
@@ -136,6 +147,7 @@ class _MakeMigration:
         )
 
     def _is_nvcc(self, word: str) -> bool:
+        word = word[_COMMAND_PREFIX.match(word).end() :]  # @$(NVCC), $(VERBOSE)$(NVCC)
         if word == "nvcc" or word.endswith("/nvcc"):
             return True
         m = _VAR_REF.fullmatch(word)
@@ -323,7 +335,8 @@ class _MakeMigration:
 
     def _compiler(self, word: flags.Word) -> None:
         text = word.text
-        if text == "nvcc" or text.endswith("/nvcc"):
+        body = text[_COMMAND_PREFIX.match(text).end() :]
+        if body == "nvcc" or body.endswith("/nvcc"):
             new = text[: -len("nvcc")] + "hipcc"
             new = self._map_path(new)
             if self.edit.replace(word.start, word.end, new):

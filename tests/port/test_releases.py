@@ -4,6 +4,7 @@ release emits and reports, checked against ``data/releases/facts.json``."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import cache
 from importlib import resources
@@ -28,7 +29,7 @@ from rocport.port.report import to_dict
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "cuda"
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("ROCPORT_CORPUS", REPO.parent / "shared" / "corpus"))
 CORPUS_PROJECTS = ("rodinia/cuda", "sgemm-cuda", "gpu-burn", "llm.c", "llama.cpp-ggml")
 #: at least these, and the newest 7.x
 TARGETS = ("5.7", "6.2", "6.4", "7.2")
@@ -196,7 +197,7 @@ def _trees() -> list[tuple[str, Path]]:
 def ports(tmp_path_factory) -> dict[tuple[str, str], tuple[Path, Path, dict]]:
     missing = [str(path) for _, path in _trees() if not path.is_dir()]
     if missing:
-        pytest.fail(f"corpus folders missing: {', '.join(missing)} (see ../shared/corpus)")
+        pytest.fail(f"corpus folders missing: {', '.join(missing)} (set ROCPORT_CORPUS)")
     out = {}
     base = tmp_path_factory.mktemp("release-ports")
     for rocm in TARGETS:
@@ -425,7 +426,6 @@ def test_the_docs_table_is_generated_from_the_facts() -> None:
 def test_the_facts_file_is_what_the_generator_writes() -> None:
     """Re-run the generator on its inputs (``.cache/debs`` and ``$ROCPORT_MIRRORS`` holding
     ``ROCm+HIP/repo``, ``ROCm+clr/repo`` and ``ROCm+HIPIFY/repo``) and compare."""
-    import os
     import subprocess
     import sys
 

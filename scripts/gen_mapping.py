@@ -594,7 +594,7 @@ HIPIFY_TABLES = {
 }
 HIPIFY_FILE = DATA / "hipify_tables.json"
 _HIPIFY_ROW = re.compile(
-    r"^\|`(\w+)`\|([^|]*)\|([^|]*)\|([^|]*)\|([^|]*)\|(?:`(\w+)`)?\|([^|]*)\|([^|]*)\|"
+    r"^\|`(\w+)`\|([^|]*)\|([^|]*)\|([^|]*)\|([^|]*)\|[ \t]*(?:`(\w+)`)?[ \t]*\|([^|]*)\|([^|]*)\|"
 )
 
 
@@ -1110,9 +1110,19 @@ def signature_pass(results: list[Result], overrides: dict) -> None:
                 ),
                 None,
             )
+            later = _folded_version(fam.replaces or fam.name, cname, hip)
             if alt is not None:
                 res.entries[cname] = supported_entry(alt, "function", res.per, res.verified)
                 res.entries[cname]["note"] = f"{alt}, not {hip}: {hip} takes other parameters"
+            elif later is not None and not fam.replaces:
+                entry["signature"] = (
+                    f"CUDA {CUDA_VERSION} gave {cname} the parameters of {later} (HIPIFY's tables "
+                    f"list {later} apart, with no HIP name); {hip} takes the earlier form of "
+                    f"{cname}, which HIPIFY maps to it ({why})"
+                )
+                entry["note"] = (
+                    f"{hip} takes the CUDA 12 form of {cname}, not the CUDA {CUDA_VERSION} one"
+                )
             else:
                 res.entries[cname] = {
                     "kind": "function",
@@ -1173,6 +1183,23 @@ def cuda_decl(row: dict) -> Decl:
         tuple(row["params"]),
         defaults=row.get("defaults", 0),
         overloads=tuple((tuple(p), n) for p, n in row.get("overloads", ())),
+    )
+
+
+def _folded_version(family: str, cname: str, hip: str) -> str | None:
+    """``cudaMemAdvise_v2`` where HIPIFY maps ``cudaMemAdvise`` to ``hip`` and lists a later
+    ``cudaMemAdvise_v2`` without a HIP name: CUDA 13 gave the plain name the ``_v2``
+    parameters, and HIP's call has the plain name's earlier ones."""
+    rows = HIPIFY_ROWS.get(family, {})
+    if rows.get(cname, {}).get("hip") != hip:
+        return None
+    return next(
+        (
+            f"{cname}_v{n}"
+            for n in (2, 3, 4)
+            if f"{cname}_v{n}" in rows and not rows[f"{cname}_v{n}"].get("hip")
+        ),
+        None,
     )
 
 

@@ -262,29 +262,46 @@ def port_hipify(
     *,
     jobs: int,
     wanted: Callable[[Path], bool],
+    cache: Cache,
 ) -> None:
     """hipify-perl every source file that ``wanted`` selects, in a copy of the tree: ``-inplace``
     over batches of files (one perl start-up per batch, as its argument loop allows); the
-    ``.prehip`` backups it leaves are removed."""
+    ``.prehip`` backups it leaves are removed. Outputs are cached by the input's bytes."""
     started = time.perf_counter()
     shutil.copytree(cuda, out, symlinks=True)
-    sources = [
-        out / p.relative_to(cuda)
-        for p in sorted(cuda.rglob("*"))
-        if p.suffix in _SOURCE_SUFFIXES and p.is_file() and not p.is_symlink() and wanted(p)
-    ]
-    for path in sources:
-        path.chmod(path.stat().st_mode | 0o200)
-    batches = [sources[i : i + 40] for i in range(0, len(sources), 40)]
+    tool = hashlib.sha256(hipify.read_bytes()).hexdigest()
+    keys, todo, unsupported = {}, [], 0
+    for p in sorted(cuda.rglob("*")):
+        if p.suffix in _SOURCE_SUFFIXES and p.is_file() and not p.is_symlink() and wanted(p):
+            dest = out / p.relative_to(cuda)
+            dest.chmod(dest.stat().st_mode | 0o200)
+            keys[dest] = hashlib.sha256(f"hipify\0{tool}\0".encode() + p.read_bytes()).hexdigest()
+            hit = cache.get(keys[dest])
+            if hit is None:
+                todo.append(dest)
+            else:
+                dest.write_bytes(bytes.fromhex(hit["output"]))
+                unsupported += hit["unsupported"]
+    batches = [todo[i : i + 40] for i in range(0, len(todo), 40)]
 
     def one(batch: list[Path]) -> int:
         proc = subprocess.run(
             ["perl", str(hipify), "-inplace", *map(str, batch)], capture_output=True, check=False
         )
-        return proc.stderr.count(b"warning: unsupported ")
+        found = 0
+        for dest in batch:  # warnings name the file: "  PATH:LINE: warning: unsupported ..."
+            count = sum(
+                1
+                for line in proc.stderr.splitlines()
+                if line.strip().startswith(f"{dest}:".encode()) and b"warning: unsupported " in line
+            )
+            found += count
+            cache.put(keys[dest], {"output": dest.read_bytes().hex(), "unsupported": count})
+        return found
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        column.unsupported = sum(pool.map(one, batches))
+        unsupported += sum(pool.map(one, batches))
+    column.unsupported = unsupported
     for backup in out.rglob("*.prehip"):
         backup.unlink()
     column.port_seconds = time.perf_counter() - started
@@ -399,7 +416,10 @@ _BUILD_IN_ROOT = (
 
 def _first_error(output: str) -> str:
     lines = output.splitlines()
-    for pattern in (r"\berror\b:|Error \d|: fatal", r"undefined reference|No such file|not found"):
+    for pattern in (
+        r"\berror\b:|Error \d|: fatal|CMake Error",
+        r"undefined reference|No such file|not found",
+    ):
         hit = next((line for line in lines if re.search(pattern, line)), None)
         if hit is not None:
             return hit.strip()[:240]
@@ -611,7 +631,13 @@ def run(
             )
 
         port_hipify(
-            cuda, trees["hipify-perl"][0], hipify, cols["hipify-perl"], jobs=jobs, wanted=in_scope
+            cuda,
+            trees["hipify-perl"][0],
+            hipify,
+            cols["hipify-perl"],
+            jobs=jobs,
+            wanted=in_scope,
+            cache=cache,
         )
         all_programs: dict[str, list[Path]] = {}
         for tool, (tree, programs) in trees.items():

@@ -118,9 +118,14 @@ def test_nvcc_variable_defined_elsewhere_is_still_nvcc() -> None:
 
 
 def test_other_mentions_of_nvcc_are_reported() -> None:
-    out = migrate("ifeq ($(shell which nvcc),)\n$(error no CUDA)\nendif\n", OPTIONS)
-    assert out.text.startswith("ifeq ($(shell which nvcc),)")
-    assert [(r.line, r.outcome) for r in out.references] == [(1, Outcome.UNKNOWN)]
+    out = migrate(
+        "$(info nvcc found)\nifeq ($(shell which nvcc),)\n$(error no CUDA)\nendif\n", OPTIONS
+    )
+    assert out.text.startswith("$(info nvcc found)\nifeq ($(shell which hipcc),)")
+    assert [(r.line, r.outcome) for r in out.references] == [
+        (1, Outcome.UNKNOWN),
+        (2, Outcome.TRANSLATED),
+    ]
 
 
 def test_nvcc_options_built_by_make_functions_are_reported() -> None:
@@ -180,7 +185,7 @@ def test_host_compilers_of_a_cuda_makefile_get_the_hip_platform() -> None:
     """)
     lines = out.text.splitlines()
     added = "-D__HIP_PLATFORM_AMD__ -I/opt/rocm/include"
-    assert lines[2] == f"LINK := g++ {added} -fPIC"
+    assert lines[2] == "LINK := g++ -fPIC"  # the commands get it, not the variable
     assert lines[4] == f"\t$(CC) {added} $(CFLAGS) a.o k.o -o a -L$(CUDA_LIB_DIR) -lamdhip64"
     assert lines[6] == f"\t@gcc {added} -O2 -c a.c"
     assert migrate(out.text, OPTIONS).text == out.text

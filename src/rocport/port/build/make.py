@@ -16,7 +16,10 @@ _ASSIGN = re.compile(
     r"[ \t]*(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(\?=|::=|:=|\+=|!=|=)"
 )
 _NVCC_WORD = re.compile(r"(?<![\w.-])nvcc(?![\w.-])")
-_NVCC_PATH = re.compile(r"(?<=/bin/)nvcc(?![\w.-])")  # /usr/bin/nvcc inside $(wildcard ...)
+#: nvcc named as a program to look for: /usr/bin/nvcc inside $(wildcard ...), which/where nvcc
+_NVCC_PATH = re.compile(
+    r"(?:(?<=/bin/)|(?<=\bwhich )|(?<=\bwhere )|(?<=command -v ))nvcc(?![\w.-])"
+)
 _VAR_REF = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]")
 _NV_ARCH = re.compile(r"\b(?:sm|compute|lto)_\d")  # an NVIDIA architecture value
 _CUDA_HINT = re.compile(r"nvcc|cuda|CUDA")
@@ -255,12 +258,7 @@ class _MakeMigration:
                 segments.append((current, strict, host))
                 current, strict, host = [], strict_all, None
                 continue
-            if (
-                not current
-                and self.is_cuda
-                and (line.recipe or m)
-                and self._is_host_compiler(word.text)
-            ):
+            if not current and self.is_cuda and line.recipe and self._is_host_compiler(word.text):
                 host = word
             current.append(word)
         segments.append((current, strict, host))

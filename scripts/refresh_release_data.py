@@ -52,6 +52,7 @@ from release_sources import (  # noqa: E402  (a sibling module of this script)
     lookup_table,
     matrix_footnotes,
     os_key,
+    parse_driver_matrix,
     parse_gpu_limits,
     parse_matrix,
     parse_os_limits,
@@ -63,6 +64,8 @@ from release_sources import (  # noqa: E402  (a sibling module of this script)
 CSV_PATH = "docs/compatibility/compatibility-matrix-historical-6.0.csv"
 MATRIX_PATH = "docs/compatibility/compatibility-matrix.rst"
 SYSREQ_PATH = "docs/reference/system-requirements.rst"
+DRIVER_PATH = "docs/reference/user-kernel-space-compat-matrix.rst"
+DRIVER_EXTRACT = "user-kernel-space-compat-matrix.rst"
 DOCS = "https://rocm.docs.amd.com"
 OUT = Path(__file__).resolve().parents[1] / "src/rocport/doctor/data/rocm_releases.json"
 
@@ -303,6 +306,7 @@ def build(args: argparse.Namespace) -> dict:
             src,
             {"ol": conf["ol_version_numbers"], "rocky": conf["rl_version_numbers"]},
             extracts,
+            driver_role="install",
         )
     return {
         "schema": 2,
@@ -313,6 +317,7 @@ def build(args: argparse.Namespace) -> dict:
             "scripts/refresh_release_data.py; do not edit by hand."
         ),
         "read": args.date,
+        "driver_matrix": driver_matrix(install, extracts),
         "releases": dict(sorted(releases.items(), key=lambda kv: Version(kv[0]))),
     }
 
@@ -329,6 +334,7 @@ def assemble(
     minors,
     extracts,
     footnotes=({}, []),
+    driver_role="compatible",
 ):
     rel = Version(release)
     suites = (
@@ -376,10 +382,38 @@ def assemble(
         "os": os_rows,
         "gfx": sorted({g.split()[0] for g in gfx}, key=lambda t: (len(t), t)),
         "driver": driver_cell,
+        # "compatible": the matrix's AMD GPU Driver row (every driver AMD pairs with it);
+        # "install": only the driver the release's install pages register
+        "driver_role": driver_role if driver_cell else None,
         "gpu_os_limits": gpu_limits,
         "repositories": repositories(release, driver),
         "pytorch": pytorch,
     }
+
+
+def driver_matrix(install: Path | None, extracts: Path) -> dict:
+    """AMD's user/kernel-space support matrix: the user-space lines each driver line serves.
+
+    The excerpt under ``--extracts`` (a newer revision of the page than the snapshot may hold)
+    wins over ``--install-git``'s newest commit.
+    """
+    extract = extracts / DRIVER_EXTRACT
+    page = f"{DOCS}/projects/install-on-linux/en/latest/reference/{Path(DRIVER_PATH).stem}.html"
+    if extract.exists():
+        text = extract.read_text(encoding="utf-8")
+        revision = re.search(r"\b([0-9a-f]{12})\b", "".join(text.splitlines(True)[:3]))
+        rev = revision[1] if revision else "?"
+        source = (
+            f"{page} (ROCm/rocm-install-on-linux {DRIVER_PATH} at {rev}, excerpt "
+            f"tests/doctor/fixtures/sources/{DRIVER_EXTRACT})"
+        )
+    elif install:
+        text = git_show(install, "HEAD", DRIVER_PATH) or ""
+        head = git(install, "rev-parse", "HEAD").strip()
+        source = f"{page} (ROCm/rocm-install-on-linux {DRIVER_PATH} at {head[:12]})"
+    else:
+        return {"source": None, "rows": []}
+    return {"source": source, "rows": parse_driver_matrix(text)}
 
 
 def write_atomic(path: Path, text: str) -> None:

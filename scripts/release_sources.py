@@ -304,3 +304,18 @@ def matrix_footnotes(text: str, release: str) -> tuple[dict[str, dict], list[dic
                 if limit and limit not in gpu_limits:
                     gpu_limits.append(limit)
     return os_limits, gpu_limits
+
+
+def parse_driver_matrix(text: str) -> list[dict[str, object]]:
+    """The user/kernel-space (AMD GPU Driver) support matrix: one row per driver line.
+
+    ``"30.10.x", "6.2.x, 6.3.x, 6.4.x, 7.0.x"`` -> {"driver": "30.10.x", "user_space": [...]};
+    the older pages' "KFD"/"KMD" tables have the same two columns.
+    """
+    rows = []
+    for line in text.splitlines():
+        cells = next(csv.reader([line.strip()], skipinitialspace=True), [])
+        if len(cells) == 2 and re.fullmatch(r"\d+\.\d+\.(x|\d+)", cells[0].strip()):
+            spaces = [s.strip() for s in cells[1].split(",") if s.strip()]
+            rows.append({"driver": cells[0].strip(), "user_space": spaces})
+    return rows

@@ -39,6 +39,11 @@ def read_date() -> str:
     return load("rocm_releases.json")["read"]
 
 
+def driver_matrix() -> dict[str, Any]:
+    """AMD's user/kernel-space support matrix: ``{"source", "rows": [{driver, user_space}]}``."""
+    return load("rocm_releases.json").get("driver_matrix") or {"source": None, "rows": []}
+
+
 def install_facts() -> dict[str, Any]:
     return load("install_recipe.json")
 

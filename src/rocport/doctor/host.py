@@ -39,6 +39,8 @@ PROBE_FILES: dict[str, str] = {
     "ldd": "ldd-version.txt",
     "lspci": "lspci.txt",
     "amd-smi-firmware": "amd-smi-firmware.json",
+    "dpkg-amdgpu-dkms": "dpkg-query-amdgpu-dkms.txt",
+    "rpm-amdgpu-dkms": "rpm-amdgpu-dkms.txt",
 }
 
 ProbeStatus = Literal["ok", "missing", "failed", "timeout"]

@@ -277,7 +277,9 @@ def _claim_output(out_root: Path, src: Path, *, force: bool) -> None:
                 f"output folder {out_root} holds the port of {claimed}; choose another folder, "
                 "or pass --force to write into it"
             )
-        if any(entry.name != tree.OUTPUT_MARKER for entry in os.scandir(out_root)):
+        with os.scandir(out_root) as entries:
+            foreign = any(entry.name != tree.OUTPUT_MARKER for entry in entries)
+        if foreign:
             raise OutputError(
                 f"output folder {out_root} exists and is not empty; choose a new folder, "
                 "or pass --force to write into it"

@@ -320,23 +320,29 @@ def groups(tree: Path, programs: str) -> dict[str, Path]:
     }
 
 
-def _digest(paths: Iterable[Path], base: Path) -> str:
+def _digest(paths: Iterable[Path], base: Path, sources_only: bool = False) -> str:
     h = hashlib.sha256()
     for path in sorted(paths):
+        if sources_only and path.suffix not in _SOURCE_SUFFIXES:
+            continue
         if path.is_file() and not path.is_symlink():
             h.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
-def group_keys(tree: Path, folders: dict[str, Path], salt: str) -> dict[str, str]:
+def group_keys(
+    tree: Path, folders: dict[str, Path], salt: str, *, sources_only: bool = False
+) -> dict[str, str]:
     """A content key per program: its folder's files plus the tree's files outside every program
-    folder (all of them, not only those in ``folders``: ``--only`` keeps the keys)."""
+    folder (all of them, not only those in ``folders``: ``--only`` keeps the keys); with
+    ``sources_only``, C/C++/CUDA sources and headers only (what a unit's compile reads)."""
     programs = {f.parent for f in folders.values() if f != tree}
     inside = {p for root in programs for d in root.iterdir() if d.is_dir() for p in d.rglob("*")}
-    shared = _digest((p for p in tree.rglob("*") if p not in inside), tree) if programs else ""
+    outside = (p for p in tree.rglob("*") if p not in inside)
+    shared = _digest(outside, tree, sources_only) if programs else ""
     keys = {}
     for name, folder in folders.items():
-        text = f"{salt}\0{shared}\0{_digest(folder.rglob('*'), tree)}"
+        text = f"{salt}\0{shared}\0{_digest(folder.rglob('*'), tree, sources_only)}"
         keys[name] = hashlib.sha256(text.encode()).hexdigest()
     return keys
 
@@ -368,7 +374,7 @@ def compile_units(
 ) -> None:
     """``rocport check`` every translation unit; per-program results come from the cache."""
     salt = f"check\0{toolchain.hip_version}\0{','.join(archs)}"
-    keys = group_keys(tree, folders, salt)
+    keys = group_keys(tree, folders, salt, sources_only=True)
     all_units = find_units(tree)
     pending: dict[str, list[str]] = {}
     for name, folder in folders.items():

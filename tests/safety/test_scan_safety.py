@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -161,3 +163,28 @@ def test_check_output_shows_file_names_escaped() -> None:
     print_report(report, console)
     text = console.file.getvalue()
     assert "\x1b" not in text and "k\\x1b[2J.cu" in text
+
+
+def test_two_fix_runs_at_once_keep_every_original(tmp_path: Path) -> None:
+    """Two ``scan --fix`` processes started together on one tree: the second is refused (or,
+    if the first has finished, finds nothing left to fix); every backup holds the original."""
+    originals = {}
+    for i in range(300):
+        rel = f"d{i % 5}/k{i:03d}.cu"
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        (tmp_path / rel).write_text(KERNEL.replace("void k(", f"void k{i}("))
+        originals[rel] = (tmp_path / rel).read_text()
+    argv = [sys.executable, "-m", "rocport", "scan", ".", "--fix"]
+    runs = [
+        subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    errors = [run.communicate(timeout=300)[1].decode() for run in runs]
+    codes = [run.returncode for run in runs]
+    assert 0 in codes, errors
+    for code, err in zip(codes, errors, strict=True):
+        assert code == 0 or (code == 2 and "being written by another rocport run" in err), err
+    for rel, original in originals.items():
+        assert (tmp_path / f"{rel}.orig").read_text() == original, rel
+        assert (tmp_path / rel).read_text() != original
+    assert not list(tmp_path.rglob("*.orig.*"))

@@ -70,20 +70,18 @@ def _existing_mode(path: Path) -> int | None:
         return None
 
 
-def atomic_write(
-    path: Path, data: bytes | str, *, mode: int | None = None, durable: bool = False
-) -> None:
+def atomic_write(path: Path, data: bytes | str, *, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
     ``mode`` defaults to the mode of the file replaced, or ``0666`` less the umask for a new
-    one; ``durable`` syncs the bytes to disk before the rename."""
+    one."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path = Path(path)
     if mode is None:
         mode = _existing_mode(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = _write_temp(path, payload, mode, durable)
+        tmp = _write_temp(path, payload, mode, durable=False)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
     try:
@@ -279,7 +277,11 @@ def replace_all(edits: Sequence[FileEdit], *, backup: bool = True) -> list[Repla
     staged: list[tuple[FileEdit, Path, bytes, Path | None, bool] | ChangedError] = []
     for edit in edits:
         target = Path(os.path.realpath(edit.path))
-        current, st = _read_target(target)
+        try:
+            current, st = read_regular(target)
+        except InputError:  # deleted or replaced by something else since it was read
+            staged.append(_changed(edit.path))
+            continue
         expected = edit.expected
         same = current == expected if isinstance(expected, bytes) else expected.matches(current, st)
         if not same:
@@ -295,8 +297,11 @@ def replace_all(edits: Sequence[FileEdit], *, backup: bool = True) -> list[Repla
             results.append(entry)
             continue
         edit, target, backed_up, kept, written = entry
-        current, st = _read_target(target)
-        if digest(current) != backed_up:  # changed after its backup was taken
+        try:
+            current, st = read_regular(target)
+        except InputError:
+            current = None
+        if current is None or digest(current) != backed_up:  # changed after its backup
             results.append(_changed(edit.path))
             continue
         try:
@@ -324,13 +329,6 @@ def replace_in_place(
 
 def _changed(path: Path) -> ChangedError:
     return ChangedError(f"{path} changed after it was read; left as it is, run again")
-
-
-def _read_target(target: Path) -> tuple[bytes, os.stat_result]:
-    try:
-        return read_regular(target)
-    except InputError as exc:  # it was read before: now it is an output that cannot be written
-        raise OutputError(str(exc)) from exc
 
 
 def make_backup(

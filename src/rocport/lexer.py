@@ -30,10 +30,10 @@ GENERIC_IDENT = r"[^\W\d]\w*"
 _ENCODING_PREFIX = r"(?:u8|u|U|L)?"
 
 _PARTS = (
-    ("comment", r"//(?:[^\n\\]|\\(?:.|\n|\Z))*|/\*(?s:.*?)(?:\*/|\Z)"),
+    ("comment", r"//(?:[^\n\\]|\\(?:[ \t\f\v\r]*\n|.|\Z))*|/\*(?s:.*?)(?:\*/|\Z)"),
     ("raw", _ENCODING_PREFIX + r'R"(?P<delim>[^()\\\s"]{0,16})\((?s:.*?)(?:\)(?P=delim)"|\Z)'),
-    ("string", _ENCODING_PREFIX + r'"(?:[^"\\\n]|\\(?:.|\n|\Z))*"?'),
-    ("char", _ENCODING_PREFIX + r"'(?:[^'\\\n]|\\(?:.|\n|\Z))*'?"),
+    ("string", _ENCODING_PREFIX + r'"(?:[^"\\\n]|\\(?:[ \t\f\v\r]*\n|.|\Z))*"?'),
+    ("char", _ENCODING_PREFIX + r"'(?:[^'\\\n]|\\(?:[ \t\f\v\r]*\n|.|\Z))*'?"),
     (
         "include",
         r"^[ \t]*\#[ \t]*(?:include_next|include|import)[ \t]*(?P<ipath><[^>\n]*>|\"[^\"\n]*\")",

@@ -236,7 +236,7 @@ def test_drop_first_arg_transform(mapping):
     result = port(text, mapping)
     lines = result.text.splitlines()
     assert lines[2] == "  v += __shfl_xor(v, 16);"
-    assert lines[3] == '  v += __shfl_xor(g(v, ")"), 8);'
+    assert lines[3] == '  v += __shfl_xor(/* all, lanes */ g(v, ")"), 8);'  # comments stay
     assert lines[4:6] == ["  v += __shfl_xor(", "                       v, 4);"]
     assert len(lines) == len(text.splitlines())
     assert port(result.text, mapping).text == result.text
@@ -440,3 +440,53 @@ def test_inserted_runtime_include_keeps_crlf_line_endings() -> None:
     out = translate(text, path="k.cu", mapping=load_mapping(rocm="6.4"), options=PortOptions()).text
     assert "hip/hip_runtime.h" in out
     assert out.count("\n") == out.count("\r\n"), repr(out)
+
+
+# -- inserted lines are lines of their own; comments in dropped code stay ----------------------
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "// Debug switch \\\n#define DEBUG_SYNC 1\n",  # a comment continued by a backslash
+        "// Debug switch \\  \n#define DEBUG_SYNC 1\n",  # spaces after it: still a splice
+        "// Debug switch \\\r\n#define DEBUG_SYNC 1\r\n",
+        "#pragma once /* a comment\n#define DEBUG_SYNC 1 */\n",
+        "#pragma once \\\n  // continued\n",
+        "/* one */ /* two \\\n*/ // three \\\n#define DEBUG_SYNC 1\n",
+    ],
+)
+def test_inserted_include_never_joins_a_continued_line(mapping, head):
+    text = head + "__global__ void k() {}\n"
+    result = port(text, mapping)
+    assert result.text.replace("#include <hip/hip_runtime.h>\r\n", "").replace(
+        "#include <hip/hip_runtime.h>\n", ""
+    ) == text
+    at = result.text.index("#include <hip/hip_runtime.h>")
+    before = result.text[:at]
+    assert before == head or before == ""
+    assert not before.rstrip("\r\n \t").endswith("\\")
+
+
+def test_inserted_include_goes_after_the_byte_order_mark(mapping):
+    for text in ("\ufeff__global__ void k() {}\n", "\ufeff// c\n__global__ void k() {}\n"):
+        result = port(text, mapping)
+        assert result.text.startswith("\ufeff")
+        assert result.text.count("\ufeff") == 1
+        lines = result.text.removeprefix("\ufeff").splitlines()
+        assert lines[result.inserted_lines[0] - 1] == "#include <hip/hip_runtime.h>"
+
+
+def test_comments_inside_a_dropped_mask_stay(mapping):
+    text = (
+        "__global__ void k(float v) {\n"
+        "  v += __shfl_down_sync(FULL /* all lanes */, v, 1);\n"
+        "  v += __shfl_down_sync(FULL // every lane\n"
+        "      , v, 1);\n"
+        "}\n"
+    )
+    result = port(text, mapping, warp_sync="mask-free")
+    assert "__shfl_down(/* all lanes */ v, 1)" in result.text
+    assert "// every lane\n" in result.text and "FULL" not in result.text
+    assert result.text.count("\n") == text.count("\n") + len(result.inserted_lines)
+    assert port(result.text, mapping, warp_sync="mask-free").text == result.text

@@ -11,14 +11,25 @@ from __future__ import annotations
 
 import re
 
+from rocport.lexer import tokenize
+
 #: a control word opening a comment, or one of its lines ("// rocport: off", " * rocport: on")
 _CONTROL = re.compile(r"(?:^|//|/\*|\n)[ \t*/]*rocport:[ \t]*(off|on|skip-file)\b")
+#: a backslash-newline, which joins two lines into one logical line before anything else is
+#: read (clang and gcc accept spaces between the two, with a warning)
+_SPLICE = r"\\[ \t\f\v\r]*\n"
 _BLOCK = r"/\*(?:[^*]|\*(?!/))*\*/"
-_LEADING = re.compile(rf"(?:\s+|//[^\n]*|{_BLOCK})*")
+_LINE_COMMENT = rf"//(?:{_SPLICE}|[^\n\\]|\\)*"
+_LEADING = re.compile(rf"(?:\s+|{_LINE_COMMENT}|{_BLOCK})*")
+#: one line of the leading block: comments, or ``#pragma once`` and whatever follows it on its
+#: logical line (comments, spliced lines), then a newline that ends the logical line
 _HEADER_ITEM = re.compile(
-    rf"[ \t]*(?://[^\n]*|(?:{_BLOCK}[ \t]*)+|\#[ \t]*pragma[ \t]+once\b[^\n]*)[ \t]*(?:\n|\Z)"
+    rf"[ \t\f\v]*(?:(?:{_BLOCK}[ \t\f\v]*)*{_LINE_COMMENT}|(?:{_BLOCK}[ \t\f\v]*)+"
+    rf"|\#[ \t]*pragma[ \t]+once\b(?:{_BLOCK}|{_SPLICE}|[^\n\\/]|/(?![/*])|\\)*"
+    rf"(?:{_LINE_COMMENT})?)[ \t\f\v\r]*(?:\n|\Z)"
 )
-_BLANK_LINE = re.compile(r"[ \t]*\n")
+_BLANK_LINE = re.compile(r"[ \t\f\v\r]*\n")
+BOM = "\ufeff"
 
 
 def controls(comment: str) -> list[tuple[int, str]]:
@@ -36,9 +47,11 @@ def skips_file(text: str) -> bool:
 
 
 def header_end(text: str) -> int:
-    """Offset of the line start after the leading comment block and any ``#pragma once``."""
-    pos = 0
-    end = 0
+    """Offset of the line start after the leading comment block and any ``#pragma once``
+    (after a byte order mark, at least): where a line inserted there is a line of its own for
+    the preprocessor, neither spliced onto a line that ends in a backslash nor inside a
+    comment. Where that cannot be shown, the start of the text (after any byte order mark)."""
+    start = pos = end = 1 if text.startswith(BOM) else 0
     while True:
         item = _HEADER_ITEM.match(text, pos)
         if item is not None and item.end() > pos:
@@ -46,5 +59,26 @@ def header_end(text: str) -> int:
             continue
         blank = _BLANK_LINE.match(text, pos)
         if blank is None:
-            return end
+            break
         pos = blank.end()
+    return end if is_line_start(text, end) else start
+
+
+def is_line_start(text: str, offset: int) -> bool:
+    """Whether ``offset`` starts a logical line outside any comment or literal (the lexer's
+    view): the text before ends in a newline not spliced away by a backslash."""
+    if offset == 0 or (offset == 1 and text[0] == BOM):
+        return True
+    if text[offset - 1] != "\n":
+        return False
+    before = offset - 2
+    while before >= 0 and text[before] in " \t\f\v\r":
+        before -= 1
+    if before >= 0 and text[before] == "\\":  # a spliced newline
+        return False
+    for token in tokenize(text):
+        if token.start >= offset:
+            return True
+        if token.end > offset:
+            return False
+    return True

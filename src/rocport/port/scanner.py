@@ -25,7 +25,7 @@ from functools import cache
 
 _NOT_AFTER_WORD = r"(?<![\w$].)"  # placed after a token's first character
 
-_LINE_COMMENT = r"//[^\n\\]*(?:\\(?:.|\n|\Z)[^\n\\]*)*"
+_LINE_COMMENT = r"//[^\n\\]*(?:\\(?:[ \t\f\v\r]*\n|.|\Z)[^\n\\]*)*"
 #: a block comment, or a run of line comments on consecutive lines (one match: doc comments
 #: come in runs, and each match costs a trip through Python)
 _COMMENT = (
@@ -36,10 +36,10 @@ _RAW = (
     r'"(?:(?<=(?<![\w$])R")|(?<=(?<![\w$])[uUL]R")|(?<=(?<![\w$])u8R"))'
     r'(?P<raw>(?P<delim>[^()\\\s"]{0,16})\((?s:.*?)(?:\)(?P=delim)"|\Z))'
 )
-_STRING = r'"(?P<string>[^"\\\n]*(?:\\(?:.|\n|\Z)[^"\\\n]*)*"?)'
+_STRING = r'"(?P<string>[^"\\\n]*(?:\\(?:[ \t\f\v\r]*\n|.|\Z)[^"\\\n]*)*"?)'
 _CHAR = (
     r"'(?:(?<![\w$]')|(?<=(?<![\w$])[uUL]')|(?<=(?<![\w$])u8'))"
-    r"(?P<char>[^'\\\n]*(?:\\(?:.|\n|\Z)[^'\\\n]*)*'?)"
+    r"(?P<char>[^'\\\n]*(?:\\(?:[ \t\f\v\r]*\n|.|\Z)[^'\\\n]*)*'?)"
 )
 _INCLUDE = (
     r"\#(?P<include>[ \t]*(?:include_next|include|import)[ \t]*"

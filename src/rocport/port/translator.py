@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from rocport.port import directives
-from rocport.port.arguments import skip_space, split_call, trim
+from rocport.port.arguments import comments_and_newlines, skip_space, split_call, trim
 from rocport.port.launch import ggl_edits, has_config, parse_launch, spaced_edits
 from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
@@ -224,6 +224,9 @@ class _Translator:
         self.found: list[tuple[int, str, _Rule]] = []  # offset, name, rule
         self.off_spans: list[tuple[int, int]] = []
         self.launches: list[int] = []  # offsets of each "<<<" in code
+        self.calls: dict = {}  # split_call's memo for this text
+        self.unclosed: set[int] = set()  # has_config's memo for this text
+        self.unmatched: set[int] = set()  # parse_launch's memo for this text
         self._own_names: frozenset[str] | None = None
         self.uses_cuda = False
         self.uses_device = False
@@ -245,12 +248,11 @@ class _Translator:
             lines.append(_MATH_H_LINE)
         inserted: list[int] = []
         if lines:
-            at = directives.header_end(out)
+            at = directives.header_end(out)  # a line start of its own (after any BOM)
             newline = "\r\n" if "\r\n" in out[: out.find("\n") + 1 or None] else "\n"
-            prefix = "" if at == 0 or out[at - 1] == "\n" else newline
-            first = out.count("\n", 0, at) + 1 + len(prefix)
+            first = out.count("\n", 0, at) + 1
             inserted = list(range(first, first + len(lines)))
-            out = out[:at] + prefix + "".join(lines).replace("\n", newline) + out[at:]
+            out = out[:at] + "".join(lines).replace("\n", newline) + out[at:]
         return Translation(out, self._references(), inserted)
 
     # -- the scan -----------------------------------------------------------------------------
@@ -361,7 +363,7 @@ class _Translator:
         paren = skip_space(text, end)
         if paren >= len(text) or text[paren] != "(":
             return 0
-        call = split_call(text, paren)
+        call = split_call(text, paren, self.calls)
         if call is None or not call[0]:
             return 0
         args, _close = call
@@ -369,11 +371,11 @@ class _Translator:
             first = trim(text, args[0])
             if len(args) < 2:
                 return 0
-            # Remove "mask," and the spaces after it; keep any newline so lines stay 1:1.
+            # Remove "mask," and the spaces after it; keep its comments and newlines.
             cut_end = args[1][0]
             while cut_end < len(self.text) and self.text[cut_end] in " \t":
                 cut_end += 1
-            self.edits.append((first[0], cut_end, "\n" * self.text.count("\n", first[0], cut_end)))
+            self.edits.append((first[0], cut_end, comments_and_newlines(text, first[0], cut_end)))
             return cut_end
         wrapped = _WRAPPED_ARGUMENT.get(name)
         if wrapped is None or wrapped[0] >= len(args):
@@ -392,7 +394,7 @@ class _Translator:
         paren = skip_space(text, end)
         if paren >= len(text) or text[paren] != "(":
             return False
-        call = split_call(text, paren)
+        call = split_call(text, paren, self.calls)
         if call is None or len(call[0]) != 2:
             return False
         (ptr_start, ptr_end), (value_start, value_end) = (trim(text, a) for a in call[0])
@@ -434,10 +436,10 @@ class _Translator:
     def _launches(self) -> None:
         ggl = self.options.launch == "ggl"
         for open_ in self.launches:
-            if not has_config(self.text, open_):
+            if not has_config(self.text, open_, self.unclosed):
                 continue
             self.uses_cuda = self.uses_device = True
-            launch = parse_launch(self.text, open_) if ggl else None
+            launch = parse_launch(self.text, open_, self.unmatched) if ggl else None
             if launch is None:  # "<< <...>> >" (nvcc accepts it, clang does not)
                 self.edits.extend(spaced_edits(self.text, open_))
             if launch is not None:
@@ -499,11 +501,15 @@ class _Translator:
         rfind = text.rfind
         refs = []
         line = 1
-        last = 0
+        line_start = 0  # of the line holding ``last``: searched for only when lines change,
+        last = 0  # so that many references on one long line cost linear time, not quadratic
         for offset, name, rule in self.found:
-            line += count("\n", last, offset)
+            newlines = count("\n", last, offset)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", last, offset) + 1
             last = offset
-            column = offset - rfind("\n", 0, offset)
+            column = offset - line_start + 1
             refs.append(
                 Reference(name, line, column, rule.outcome, rule.family, rule.hip, rule.note)
             )
@@ -560,9 +566,12 @@ def defined_macros(text: str) -> set[str]:
 
 
 def _at_line_start(text: str, offset: int) -> bool:
-    """Whether only spaces and tabs precede ``offset`` on its line."""
-    line_start = text.rfind("\n", 0, offset) + 1
-    return not text[line_start:offset].strip(" \t")
+    """Whether only spaces and tabs precede ``offset`` on its line (looking back only over
+    them, so that many ``#`` on one long line cost linear time)."""
+    before = offset - 1
+    while before >= 0 and text[before] in " \t":
+        before -= 1
+    return before < 0 or text[before] == "\n"
 
 
 #: Runtime calls taking a device symbol, with the index of that argument, where HIP wants

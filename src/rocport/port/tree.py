@@ -158,11 +158,16 @@ class FileResult:
 # -- phase 1: translate (in this process or a worker) --------------------------------------
 
 
-def _undecodable(data: bytes) -> str | None:
+def _not_utf8(data: bytes) -> str | None:
+    """A note for a file holding bytes that are not UTF-8 (a Windows-1252 ``é`` in a string):
+    it is translated all the same, and those bytes are written back exactly as read."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); copied untouched"
+        return (
+            f"not all UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "such bytes are kept exactly as read"
+        )
     return None
 
 
@@ -187,10 +192,8 @@ class Engine:
 
         if b"\0" in data:
             return untouched(FileStatus.BINARY, "binary (contains NUL bytes); copied untouched")
-        message = _undecodable(data)
-        if message is not None:
-            return untouched(FileStatus.UNDECODABLE, message)
-        text = data.decode("utf-8")
+        not_utf8 = _not_utf8(data)
+        text = data.decode("utf-8", "surrogateescape")  # encoded back the same way: same bytes
         if item.kind == "build":
             try:
                 translation = self.migrate(item.src, text, self.options)
@@ -212,9 +215,14 @@ class Engine:
             hip = _HIP_RUNTIME_INCLUDE.search(text) is not None
             return untouched(FileStatus.ALREADY_HIP if hip else FileStatus.UNCHANGED)
         report = FileReport.from_translation(
-            item.rel, item.kind, translation, status=FileStatus.TRANSLATED, size=len(data)
+            item.rel,
+            item.kind,
+            translation,
+            status=FileStatus.TRANSLATED,
+            size=len(data),
+            message=not_utf8,
         )
-        payload = translation.text.encode("utf-8")
+        payload = translation.text.encode("utf-8", "surrogateescape")
         file_map = None
         if self.source_maps and item.kind == "source":
             from rocport.check.sourcemap import FileMap

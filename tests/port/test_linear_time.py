@@ -1,0 +1,54 @@
+"""Translation time grows linearly with the input, also when it is all on one line.
+
+Each case repeats a unit on one line at two lengths (4x apart) and compares the best of three
+CPU times: linear work gives a ratio near 4, work that grows with the square of the line length
+near 16. The bound (8) leaves room for a busy machine.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rocport.port.mapping import load_mapping
+from rocport.port.model import PortOptions
+from rocport.port.translator import translate
+
+SMALL = 100_000  # characters; LARGE is 4x
+RATIO_BOUND = 8.0
+
+UNITS = {
+    "references": ("cudaMalloc(&p, 4); x = y + 1; ", "keep"),
+    "unclosed calls": ("cudaMemcpyToSymbol(s, ", "keep"),
+    "unclosed masks": ("__shfl_down_sync(m, ", "keep"),
+    "unclosed launches": ("a<<<b ", "keep"),
+    "unbalanced template brackets": ("a>><<<1, 2>>>(b); ", "ggl"),
+    "includes": ("#include <cuda_runtime.h> ", "keep"),
+}
+
+
+@pytest.fixture(scope="module")
+def mapping():
+    return load_mapping(rocm="6.4")
+
+
+def _cpu_time(text: str, mapping, options: PortOptions) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        translate(text, path="long.cu", mapping=mapping, options=options)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("case", list(UNITS))
+def test_one_long_line_takes_linear_time(mapping, case):
+    unit, launch = UNITS[case]
+    options = PortOptions(launch=launch)
+    translate("cudaFree(0);", path="warm.cu", mapping=mapping, options=options)
+    head = "__global__ void f();\n"
+    small = head + unit * (SMALL // len(unit))
+    large = head + unit * (4 * SMALL // len(unit))
+    ratio = _cpu_time(large, mapping, options) / max(_cpu_time(small, mapping, options), 1e-4)
+    assert ratio < RATIO_BOUND, f"{case}: 4x the line took {ratio:.1f}x the time"

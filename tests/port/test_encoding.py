@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rocport.port.api import port_tree
 from rocport.port.mapping import load_mapping
 from rocport.port.model import FileStatus
-from rocport.port.api import port_tree
 
 #: one Windows-1252 byte (0xe9, "é") in a string literal and one in a comment
 CP1252 = (

@@ -110,6 +110,9 @@ def lookup_table(text: str) -> dict[tuple[str, str], dict[str, str]]:
             continue
         if os_id == "sles":
             version = version.replace(" SP", ".")
+        if os_id == "ubuntu" and version.count(".") == 2:  # the 6.2 table spells "22.04.05"
+            year, month, point = version.split(".")
+            version = f"{year}.{month}.{int(point)}"
         glibc = cells[3].strip() if len(cells) > 3 else None
         table[(os_id, version)] = {"kernel": cells[2].strip(), "glibc": glibc or None}
     return table

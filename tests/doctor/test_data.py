@@ -236,3 +236,22 @@ def test_matrix_footnotes_become_os_and_gpu_limits() -> None:
         assert "only_gpus" not in rows["Ubuntu 24.04.2"]
     limit = next(g for g in gpu_limits if g["gpus"] == ["AMD Radeon RX 7700 XT"])
     assert limit["os"] == ["Ubuntu 24.04.2", "RHEL 9.6"]
+
+
+def test_lookup_table_reads_zero_padded_ubuntu_point_releases() -> None:
+    """The 6.2.x matrix's OS table spells Ubuntu point releases "22.04.05" (ROCm/ROCm
+    docs/compatibility/compatibility-matrix.rst at 516b6c8ebc18, the table 6.1.5 is read from)."""
+    parse = _script("release_sources")
+    text = (
+        ".. _OS-kernel-versions:\n\n.. csv-table:: \n"
+        '   :header: "OS", "Version", "Kernel"\n\n'
+        '   `Ubuntu <https://ubuntu.com/about/release-cycle>`_, 22.04.05, "5.15 GA, 6.8 HWE"\n'
+        '   , 22.04.04, "5.15 GA, 6.5 HWE"\n'
+        '   `Ubuntu <https://ubuntu.com/about/release-cycle>`_, 20.04.06, "5.15 HWE"\n'
+    )
+    table = parse.lookup_table(text)
+    assert table[("ubuntu", "22.04.5")]["kernel"] == "5.15 GA, 6.8 HWE"
+    assert set(table) == {("ubuntu", "22.04.5"), ("ubuntu", "22.04.4"), ("ubuntu", "20.04.6")}
+    rows = {r["label"]: r for r in data.releases()["6.1.5"]["os"]}
+    assert rows["Ubuntu 22.04.5"]["kernels"] == ["5.15", "6.8", "6.5", "6.2"]
+    assert rows["Ubuntu 20.04.6"]["kernels"] == ["5.15"]

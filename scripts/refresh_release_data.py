@@ -21,8 +21,11 @@ Inputs are snapshots of the documentation sources, never the live web:
     installation pages (and ``conf.py`` distribution lists) of the 7.x releases.
 ``--extracts DIR``
     small excerpts kept as test fixtures (``tests/doctor/fixtures/sources``): the PyTorch
-    previous-versions page (ROCm lines), the 7.0 system-requirements page, and ``conf.py``
-    excerpts of releases whose docs branch was not in the snapshots (7.0.0, 7.2.1).
+    previous-versions page (ROCm lines), the 7.0 system-requirements page, ``conf.py``
+    excerpts of releases whose docs branch was not in the snapshots (7.0.0, 7.2.1), and the
+    user/kernel-space (AMD GPU Driver) support matrix of a revision newer than the
+    ``--install-git`` snapshot (``user-kernel-space-compat-matrix.rst``; without it the
+    snapshot's newest ``docs/reference/user-kernel-space-compat-matrix.rst`` is read).
 
 Run ``python scripts/refresh_release_data.py --rocm-git ... --install-git ... --extracts
 tests/doctor/fixtures/sources --date YYYY-MM-DD``; the table is written atomically.

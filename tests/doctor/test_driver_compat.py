@@ -148,3 +148,11 @@ def test_skipped_without_amdgpu(capsys) -> None:
     check = _compat(capsys, FIXTURES / "nvidia_h200")
     assert check["status"] == "skip"
     assert check["found"].startswith("skipped because driver.amdgpu did not pass")
+
+
+def test_package_installed_but_kernel_driver_running(capsys, fixture_copy) -> None:
+    root = fixture_copy("mi300x_ready")
+    _with_driver(root, "1:6.14.14.30100100-2212064.24.04", None)
+    check = _compat(capsys, root)
+    assert check["status"] == "warn" and "the loaded amdgpu is the kernel's own" in check["found"]
+    assert "dkms autoinstall" in check["fix"]

@@ -149,7 +149,16 @@ def driver_compat(ctx: Context, c: Check) -> CheckResult:
         "sources": [ctx.release_data["sources"]["matrix"], matrix["source"]],
     }
     found = f"amdgpu-dkms {package.version}: AMD GPU Driver {package.release}"
-    if loaded and loaded != package.module:
+    if not loaded:
+        return c.result(
+            Status.WARN,
+            f"{found} is installed, but the loaded amdgpu is the kernel's own (no "
+            "/sys/module/amdgpu/version): the DKMS module is not built or not loaded for "
+            f"kernel {ctx.kernel_release}",
+            "sudo dkms autoinstall && sudo reboot  # see `dkms status`",
+            **details,
+        )
+    if loaded != package.module:
         return c.result(
             Status.WARN,
             f"{found} is installed, but the loaded amdgpu module is {loaded}, not its "

@@ -274,11 +274,12 @@ def _backups(report: TreeReport, console: Console) -> None:
     if not backups:
         return
     numbered = [b for b in backups if not b.endswith(".orig")]
-    line = f"  backups: {len(backups)} originals kept as FILE.orig"
+    plural = "s" if len(backups) != 1 else ""
+    line = f"  backups: {len(backups)} original{plural} kept as FILE.orig"
     if numbered:
         first = markup(numbered[0])
         line += (
-            f", {len(numbered)} of them numbered (FILE.orig.N, e.g. {first}) because "
+            f"; {len(numbered)} numbered FILE.orig.N instead (e.g. {first}) because "
             "FILE.orig already held other bytes"
         )
     console.print(line)

@@ -126,7 +126,7 @@ def test_driver_newer_than_the_data_warns(capsys, fixture_copy) -> None:
     root = fixture_copy("mi300x_ready")
     _with_driver(root, "1:6.16.13.30300100-2303411.24.04", "6.16.13")
     check = _compat(capsys, root)
-    assert check["status"] == "warn" and "newer than the matrix" in check["found"]
+    assert check["status"] == "warn" and "is newer than every driver" in check["found"]
 
 
 def test_installed_but_not_loaded_asks_for_a_reboot(capsys, fixture_copy) -> None:
@@ -156,3 +156,13 @@ def test_package_installed_but_kernel_driver_running(capsys, fixture_copy) -> No
     check = _compat(capsys, root)
     assert check["status"] == "warn" and "the loaded amdgpu is the kernel's own" in check["found"]
     assert "dkms autoinstall" in check["fix"]
+
+
+def test_release_with_only_an_install_driver_warns(capsys, fixture_copy) -> None:
+    # 7.2.1's data holds only the driver its install pages register (30.30.1)
+    root = fixture_copy("mi300x_ready")
+    _with_driver(root, "1:6.14.14.30100100-2212064.24.04", "6.14.14")
+    check = _compat(capsys, root, "--rocm", "7.2.1")
+    assert check["status"] == "warn" and "no compatibility list for ROCm 7.2.1" in check["found"]
+    _with_driver(root, "1:6.16.13.30300100-2303411.24.04", "6.16.13")
+    assert _compat(capsys, root, "--rocm", "7.2.1")["status"] == "pass"

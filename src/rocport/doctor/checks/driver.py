@@ -182,15 +182,24 @@ def driver_compat(ctx: Context, c: Check) -> CheckResult:
     known = listed + [r["driver"] for r in matrix["rows"]]
     newest = max((_top(d) for d in known), default=None)
     shown = ", ".join(listed) or "none"
-    if ctx.release_data.get("driver_role") != "compatible" or (
-        newest is not None and Version(package.release) > newest
-    ):
+    compare = (
+        "Compare with AMD's current user/kernel-space matrix: "
+        "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html"
+    )
+    if newest is not None and Version(package.release) > newest:
         return c.result(
             Status.WARN,
-            f"{found}: the data does not pair it with ROCm {release} (listed: {shown}); "
-            "it may be newer than the matrix rocport read",
-            "Compare with AMD's current user/kernel-space matrix: "
-            "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
+            f"{found} is newer than every driver the data pairs with ROCm {release} "
+            f"({shown}); AMD's matrix as read predates it",
+            compare,
+            **details,
+        )
+    if ctx.release_data.get("driver_role") != "compatible":
+        return c.result(
+            Status.WARN,
+            f"{found}: the data has no compatibility list for ROCm {release}, only the driver "
+            f"its install pages register ({shown})",
+            compare,
             **details,
         )
     return c.result(

@@ -28,6 +28,8 @@ from typing import NamedTuple
 GENERIC_IDENT = r"[^\W\d]\w*"
 
 _ENCODING_PREFIX = r"(?:u8|u|U|L)?"
+#: the start of a line, or of the first line after a byte order mark
+_LINE_START = "(?:^|(?<=\\A\ufeff))"
 
 _PARTS = (
     ("comment", r"//(?:[^\n\\]|\\(?:[ \t\f\v\r]*\n|.|\Z))*|/\*(?s:.*?)(?:\*/|\Z)"),
@@ -36,9 +38,10 @@ _PARTS = (
     ("char", _ENCODING_PREFIX + r"'(?:[^'\\\n]|\\(?:[ \t\f\v\r]*\n|.|\Z))*'?"),
     (
         "include",
-        r"^[ \t]*\#[ \t]*(?:include_next|include|import)[ \t]*(?P<ipath><[^>\n]*>|\"[^\"\n]*\")",
+        _LINE_START
+        + r"[ \t]*\#[ \t]*(?:include_next|include|import)[ \t]*(?P<ipath><[^>\n]*>|\"[^\"\n]*\")",
     ),
-    ("directive", r"^[ \t]*\#[ \t]*\w*"),
+    ("directive", _LINE_START + r"[ \t]*\#[ \t]*\w*"),
     ("number", r"(?<![\w$])\.?\d(?:[\w.]|'(?=\w)|[eEpP][+-])*"),
 )
 

@@ -16,6 +16,9 @@ from rocport.port.translator import _plan, translate
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+#: the promises of the port (comments and literals untouched, idempotence, any bytes): a few
+#: thousand examples each
+PROMISE = settings(SETTINGS, max_examples=2000)
 
 CUDA_NAMES = [
     "cudaMalloc",
@@ -99,6 +102,14 @@ CUDA_PIECES = [
     '\n#include "cublas_v2.h"\n',
     "// rocport: off\n",
     "// rocport: on\n",
+    "// continued \\\n",
+    "// continued, spaces after \\  \n",
+    "\ufeff",
+    "/* one */ ",
+    "\n#pragma once\n",
+    "FULL /* all lanes */",
+    "__shfl_down_sync(FULL /* all */, v, 1)",
+    "__shfl_xor_sync(// mask\n0xffffffff, v, 1)",
     "/* cudaMalloc in a comment */",
     '"cudaFree in a string"',
     "cudaMemcpyToSymbol(sym, h, 4)",
@@ -154,7 +165,7 @@ def test_text_without_cuda_names_is_unchanged(mappings, text, opts):
     assert result.references == []
 
 
-@SETTINGS
+@PROMISE
 @given(text=cuda_text, opts=options)
 def test_translating_twice_equals_translating_once(mappings, text, opts):
     once = port(text, mappings, opts).text
@@ -206,3 +217,110 @@ def test_real_cuda_headers_keep_lines_and_are_idempotent(mappings):
         once = port(text, mappings, options)
         assert once.text.count("\n") == text.count("\n") + len(once.inserted_lines), header
         assert port(once.text, mappings, options).text == once.text, header
+
+
+LITERAL_KINDS = (Kind.COMMENT, Kind.STRING, Kind.RAW_STRING, Kind.CHAR)
+
+
+def _literals(text: str, kinds=LITERAL_KINDS) -> list[str]:
+    return [text[t.start : t.end] for t in tokenize(text) if t.kind in kinds]
+
+
+def _is_subsequence(part: list[str], whole: list[str]) -> bool:
+    rest = iter(whole)
+    return all(any(item == other for other in rest) for item in part)
+
+
+@PROMISE
+@given(text=cuda_text, opts=options)
+def test_comments_and_literals_come_out_byte_identical(mappings, text, opts):
+    """Every comment of the input is in the output as it was, in order; string and character
+    literals too, except those inside a warp mask the port drops (code that goes)."""
+    out = port(text, mappings, opts).text
+    assert _literals(out, (Kind.COMMENT,)) == _literals(text, (Kind.COMMENT,))
+    before, after = _literals(text), _literals(out)
+    if "_sync" in text and opts.warp_sync == "mask-free":
+        assert _is_subsequence(after, before)
+    else:
+        assert after == before
+
+
+def _inserted_removed(result) -> str:
+    lines = result.text.splitlines(keepends=True)
+    for number in reversed(result.inserted_lines):
+        del lines[number - 1]
+    return "".join(lines)
+
+
+#: bytes that are never part of valid UTF-8 (continuation bytes alone, 0xf8-0xff)
+_NOT_UTF8 = st.binary(min_size=1, max_size=3).map(
+    lambda b: bytes(0x80 + (x % 0x40) if x % 2 else 0xF8 + (x % 8) for x in b)
+)
+byte_pieces = st.lists(
+    st.one_of(
+        st.sampled_from(PLAIN_PIECES + PLAIN_NAMES + CUDA_NAMES + CUDA_PIECES).map(
+            lambda piece: (False, piece.encode())
+        ),
+        _NOT_UTF8.map(lambda piece: (True, piece)),
+    ),
+    max_size=40,
+)
+PLACEHOLDER = "\x01"  # neither a word character nor C syntax, like an escaped byte
+
+
+def _port_bytes(data: bytes, mappings, opts) -> bytes:
+    text = data.decode("utf-8", "surrogateescape")
+    return port(text, mappings, opts).text.encode("utf-8", "surrogateescape")
+
+
+def _escaped(text: str) -> list[str]:
+    return [c for c in text if 0xDC80 <= ord(c) <= 0xDCFF]
+
+
+@PROMISE
+@given(data=st.binary(max_size=200), opts=options)
+def test_any_bytes_go_in_and_out(mappings, data, opts):
+    """Any byte string (NULs, lone UTF-8 continuation bytes, ...) is translated without a
+    crash, and text without CUDA names comes out byte for byte."""
+    out = _port_bytes(data, mappings, opts)
+    text = data.decode("utf-8", "surrogateescape")
+    if port(text, mappings, opts).references == []:
+        assert out == data
+
+
+@PROMISE
+@given(pieces=byte_pieces, opts=options)
+def test_bytes_that_are_not_utf8_change_nothing_else(mappings, pieces, opts):
+    """Bytes that are not UTF-8 go out as they came in, and the translation around them is the
+    one of the same text with a neutral character in their place."""
+    data = b"".join(piece for _, piece in pieces)
+    neutral = "".join(
+        PLACEHOLDER * len(piece) if binary else piece.decode() for binary, piece in pieces
+    )
+    out = _port_bytes(data, mappings, opts).decode("utf-8", "surrogateescape")
+    expected = port(neutral, mappings, opts).text
+    assert "".join(PLACEHOLDER if _escaped(c) else c for c in out) == expected
+    before = _escaped(data.decode("utf-8", "surrogateescape"))
+    assert _is_subsequence(_escaped(out), before)
+    if "_sync" not in neutral:  # nothing dropped: every such byte is still there
+        assert _escaped(out) == before
+
+
+@PROMISE
+@given(text=cuda_text, opts=options)
+def test_inserted_lines_are_lines_of_their_own(mappings, text, opts):
+    """Each inserted line is a preprocessor line of its own: the line before it does not end
+    in a backslash, it is not inside a comment or literal, and removing it gives the text
+    back (only the inserted lines differ from what an insertion-free port writes)."""
+    result = port(text, mappings, opts)
+    if not result.inserted_lines:
+        return
+    lines = result.text.splitlines(keepends=True)
+    first = result.inserted_lines[0] - 1
+    before = "".join(lines[:first])
+    assert not before[:-1].rstrip(" \t\f\v\r").endswith("\\"), "a spliced line"
+    assert all(t.end <= len(before) or t.start >= len(before) for t in tokenize(result.text)), (
+        "an inserted line starts inside a comment or literal"
+    )
+    assert before in ("", "\ufeff") or before.endswith("\n")
+    assert _inserted_removed(result).count("\n") == text.count("\n")

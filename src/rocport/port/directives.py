@@ -50,11 +50,14 @@ def header_end(text: str) -> int:
     """Offset of the line start after the leading comment block and any ``#pragma once``
     (after a byte order mark, at least): where a line inserted there is a line of its own for
     the preprocessor, neither spliced onto a line that ends in a backslash nor inside a
-    comment. Where that cannot be shown, the start of the text (after any byte order mark)."""
+    comment, nor in a ``rocport: off`` region. Where that cannot be shown, the start of the
+    text (after any byte order mark)."""
     start = pos = end = 1 if text.startswith(BOM) else 0
     while True:
         item = _HEADER_ITEM.match(text, pos)
         if item is not None and item.end() > pos:
+            if any(state == "off" for _, state in controls(item.group())):
+                break  # a region left untouched starts here: nothing goes into it
             pos = end = item.end()
             continue
         blank = _BLANK_LINE.match(text, pos)

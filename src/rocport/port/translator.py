@@ -571,7 +571,7 @@ def _at_line_start(text: str, offset: int) -> bool:
     before = offset - 1
     while before >= 0 and text[before] in " \t":
         before -= 1
-    return before < 0 or text[before] == "\n"
+    return before < 0 or text[before] == "\n" or (before == 0 and text[0] == directives.BOM)
 
 
 #: Runtime calls taking a device symbol, with the index of that argument, where HIP wants

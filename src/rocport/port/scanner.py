@@ -176,38 +176,70 @@ def trie(words: list[str]) -> str:
 
 
 #: words after which a name is used, not declared (``return cudaFoo(...)``)
-_NOT_A_TYPE = (
-    "return|case|else|goto|throw|delete|new|sizeof|typedef|using|co_return|co_yield|operator|"
-    "template|typename|struct|class|union|enum|namespace|if|while|for|switch|do|not|and|or"
+_NOT_A_TYPE = frozenset(
+    [
+        "return",
+        "case",
+        "else",
+        "goto",
+        "throw",
+        "delete",
+        "new",
+        "sizeof",
+        "typedef",
+        "co_return",
+        "co_yield",
+        "operator",
+        "template",
+        "typename",
+        "if",
+        "while",
+        "for",
+        "switch",
+        "do",
+        "not",
+        "and",
+        "or",
+    ]
+)
+#: what precedes a declared name: a tag keyword, or a type word (with template arguments)
+#: and then spaces, ``*`` or ``&``
+_BEFORE_NAME = re.compile(
+    r"(?:\b(?P<tag>struct|class|union|enum|namespace)|(?P<word>[A-Za-z_]\w*)"
+    r"(?:\s*<[^<>;{}()]*>)?)[\s*&]+\Z"
+)
+_AFTER_TAG = re.compile(r"\s*[{:;]")
+_AFTER_NAME = re.compile(r"\s*[=;,\[)]")
+_AFTER_USING = re.compile(r"\s*=")
+_PARAMETERS_AND_BODY = re.compile(
+    r"\s*\((?:[^()]|\([^()]*\))*\)\s*(?:const\s*|noexcept\s*|override\s*)*[{;:]"
 )
 
 
-@cache
-def _declaration(alternatives: str) -> re.Pattern[str]:
-    return re.compile(
-        # a tag or namespace defined or forward-declared: struct cudaFoo {, namespace cuda_x {
-        rf"\b(?:struct|class|union|enum|namespace)\s+(?P<tag>{alternatives})\s*(?=[{{:;])"
-        # Type [<args>] [*&] name followed by = ; , [ ) or a parameter list and a body
-        rf"|(?<![\w$])(?!(?:{_NOT_A_TYPE})\b)[A-Za-z_]\w*(?:\s*<[^<>;{{}}()]*>)?[\s*&]+"
-        rf"(?P<name>{alternatives})\s*"
-        r"(?=[=;,\[)]|\((?:[^()]|\([^()]*\))*\)\s*(?:const\s*|noexcept\s*)*[{;:])"
-        rf"|\btypedef\b[^;{{}}]*\b(?P<alias>{alternatives})\s*;"
-        rf"|\busing\s+(?P<using>{alternatives})\s*="
+def declared_at(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``text[start:end]`` is declared there: a variable, function, type,
+    tag, alias or namespace (``cudaError_t cudaStat1 = ...``, ``cublasHandle_t cublasH;``,
+    ``void cudaCheck(int e) {``, ``struct cudaThing {``, ``using cudaAlias = ...``), not used
+    (``x = cudaFoo(1)``, ``return cudaBar;``, ``CHECK(cudaBaz(a))``)."""
+    before = _BEFORE_NAME.search(text, max(0, start - 120), start)
+    if before is None:
+        return False
+    if before["tag"]:
+        return _AFTER_TAG.match(text, end) is not None
+    word = before["word"]
+    if word == "using":
+        return _AFTER_USING.match(text, end) is not None
+    if word in _NOT_A_TYPE:
+        return False
+    return (
+        _AFTER_NAME.match(text, end) is not None
+        or _PARAMETERS_AND_BODY.match(text, end) is not None
     )
 
 
-def declared_names(text: str, names: set[str] | frozenset[str]) -> set[str]:
-    """Which of ``names`` ``text`` declares as a variable, function, type, tag, alias or
-    namespace (``cudaError_t cudaStat1 = ...``, ``cublasHandle_t cublasH;``, ``void
-    cudaCheck(int e) {``): the project's own names, not CUDA APIs. Calls, uses after
-    ``return``/``=``/``(`` and declarations of the CUDA API itself are not declarations."""
-    if not names:
-        return set()
-    alternatives = trie(sorted(names)) + r"(?![\w$])"
-    found = set()
-    for match in _declaration(alternatives).finditer(text):
-        found.add(match["tag"] or match["name"] or match["alias"] or match["using"])
-    return found
+def declares_namespace(text: str, name: str) -> bool:
+    """Whether ``text`` opens ``namespace name`` (a project's own ``namespace cuda {``)."""
+    return re.search(rf"\bnamespace\s+{re.escape(name)}\s*\{{", text) is not None
 
 
 @cache
@@ -225,7 +257,15 @@ def _cuda_like_words(pattern: str) -> re.Pattern[str]:
 def project_declarations(text: str, mapping) -> set[str]:
     """The CUDA-looking names that ``text`` declares and ``mapping`` does not know (a header's
     ``extern cublasHandle_t cublasH;``): the project's names in every file of its tree."""
-    words = _cuda_like_words(mapping.cuda_like.pattern).findall(text)
+    found: set[str] = set()
+    known: set[str] = set()
     lookup = mapping.lookup
-    unknown = {w for w in set(words) if lookup(w) is None and mapping.is_cuda_like(w)}
-    return declared_names(text, unknown)
+    for match in _cuda_like_words(mapping.cuda_like.pattern).finditer(text):
+        word = match.group()
+        if word in known or word in found:
+            continue
+        if lookup(word) is not None or not mapping.is_cuda_like(word):
+            known.add(word)
+        elif declared_at(text, match.start(), match.end()):
+            found.add(word)
+    return found

@@ -28,7 +28,8 @@ from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
 from rocport.port.scanner import (
     compile_scanner,
-    declared_names,
+    declared_at,
+    declares_namespace,
     identifier_branches,
     split_alternatives,
 )
@@ -228,6 +229,7 @@ class _Translator:
         self.unclosed: set[int] = set()  # has_config's memo for this text
         self.unmatched: set[int] = set()  # parse_launch's memo for this text
         self._own_names: frozenset[str] | None = None
+        self.unknown_at: list[tuple[int, str]] = []  # offset and name of each unknown name
         self.uses_cuda = False
         self.uses_device = False
         self.runtime_includes: set[str] = set()
@@ -289,6 +291,7 @@ class _Translator:
                 if rule.outcome is Outcome.UNKNOWN:
                     if name not in self.own_names:
                         found.append((start, name, rule))
+                        self.unknown_at.append((start, name))
                     continue
                 if rule.namespace and not self._used_as_namespace(start, match.end()):
                     continue
@@ -326,12 +329,14 @@ class _Translator:
 
     def _drop_own_declarations(self) -> None:
         """CUDA-looking names that this file declares (``cudaError_t cudaStat1``, ``void
-        cudaCheck(...) {``) are the project's, not unknown CUDA APIs."""
-        unknown = {name for _, name, rule in self.found if rule.outcome is Outcome.UNKNOWN}
-        if not unknown:
+        cudaCheck(...) {``, ``namespace cuda {`` for ``cuda::x``) are the project's, not
+        unknown CUDA APIs."""
+        if not self.unknown_at:
             return
-        scopes = {name.partition("::")[0] for name in unknown if "::" in name}
-        own = declared_names(self.text, unknown | scopes)  # also "namespace cuda {" of its own
+        text = self.text
+        own = {n for at, n in self.unknown_at if declared_at(text, at, at + len(n))}
+        scopes = {n.partition("::")[0] for _, n in self.unknown_at if "::" in n}
+        own.update(scope for scope in scopes if declares_namespace(text, scope))
         if own:
             self.found = [
                 f

@@ -102,6 +102,10 @@ def test_fix_no_backup_and_unsafe(project: Path, capsys) -> None:
 
 
 def test_sarif_and_json_to_file(project: Path, capsys) -> None:
+    code, _, err = run([".", "--format", "sarif", "-o", "out/report.sarif"], capsys)
+    assert code == 2 and "folder out does not exist; create it first" in err
+    assert not (project / "out").exists()
+    (project / "out").mkdir()
     code, out, _ = run([".", "--format", "sarif", "-o", "out/report.sarif"], capsys)
     assert code == 1 and out == ""
     log = json.loads((project / "out" / "report.sarif").read_text())
@@ -145,7 +149,7 @@ def test_bad_input_exits_2(
 def test_unwritable_output_exits_2(project: Path, capsys) -> None:
     (project / "blocker").write_text("a file, not a folder")
     code, _, err = run([".", "--format", "json", "-o", "blocker/report.json"], capsys)
-    assert code == 2 and err.startswith("rocport: error: cannot write")
+    assert code == 2 and err == "rocport: error: -o blocker/report.json: blocker is not a folder\n"
 
 
 def test_skips_binary_and_undecodable_with_a_note(tmp_path: Path, capsys, monkeypatch) -> None:

@@ -35,6 +35,8 @@ def check_report_path(
     if path.is_dir():
         raise OutputError(f"{option} {path}: is a folder; name a file")
     folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{option} {path}: {folder} is not a folder")
     if not folder.is_dir():
         raise OutputError(f"{option} {path}: folder {folder} does not exist; create it first")
     if not os.access(folder, os.W_OK):

@@ -52,15 +52,17 @@ _ENTRY_KEYS = ("hip", "kind", "status", "note", "since", "header")
 
 def glob_to_regex(pattern: str) -> str:
     """Translate a path glob to a regex: ``*`` and ``?`` stay inside one path segment, ``**``
-    crosses segments, ``[...]`` is a character class (``[!...]`` never matches ``/``)."""
+    as a whole segment crosses segments (elsewhere it is a plain ``*``, as in .gitignore),
+    ``[...]`` is a character class (``[!...]`` never matches ``/``)."""
     out, i = [], 0
     while i < len(pattern):
         char = pattern[i]
-        if pattern.startswith("**/", i):
+        whole_segment = pattern.startswith("**", i) and (i == 0 or pattern[i - 1] == "/")
+        if whole_segment and pattern.startswith("**/", i):
             out.append("(?:[^/]*/)*")
             i += 3
             continue
-        if pattern.startswith("**", i):
+        if whole_segment and i + 2 == len(pattern):
             out.append(".*")
             i += 2
             continue

@@ -144,6 +144,7 @@ def test_project_names_with_a_cuda_prefix_are_not_unknown(tmp_path: Path) -> Non
                 "  cudaStat1 = cudaDeviceSynchronize();\n"
                 "  cudaNotAnApi(cudaStat1);\n"
                 "#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 12, 0)\n#endif\n"
+                "#define INIT(cuDevice) cuDevice = 0\n"
                 "  return cudaStat1;\n}\n"
             ),
             "user.cu": '#include "handles.h"\nvoid f() { cublasDestroy(cublasH); }\n',

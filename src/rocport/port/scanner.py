@@ -269,3 +269,15 @@ def project_declarations(text: str, mapping) -> set[str]:
         elif declared_at(text, match.start(), match.end()):
             found.add(word)
     return found
+
+
+_MACRO_PARAMETERS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+\(([^)\n]*)\)", re.MULTILINE)
+
+
+def macro_parameters(text: str) -> set[str]:
+    """The parameter names of the function-like macros ``text`` defines (``#define
+    CUT_DEVICE_INIT_DRV(cuDevice)``: ``cuDevice`` in its body is the macro's, not CUDA's)."""
+    names: set[str] = set()
+    for params in _MACRO_PARAMETERS.findall(text):
+        names.update(p.strip() for p in params.split(","))
+    return names

@@ -31,6 +31,7 @@ from rocport.port.scanner import (
     declared_at,
     declares_namespace,
     identifier_branches,
+    macro_parameters,
     split_alternatives,
 )
 
@@ -335,6 +336,8 @@ class _Translator:
             return
         text = self.text
         own = {n for at, n in self.unknown_at if declared_at(text, at, at + len(n))}
+        if "define" in text:
+            own.update(macro_parameters(text).intersection(n for _, n in self.unknown_at))
         scopes = {n.partition("::")[0] for _, n in self.unknown_at if "::" in n}
         own.update(scope for scope in scopes if declares_namespace(text, scope))
         if own:

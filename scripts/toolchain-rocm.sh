@@ -5,7 +5,9 @@
 #   scripts/toolchain-rocm.sh 6.4   a Debian sid root under .toolchains/sid with hipcc 7.0 / HIP 6.4,
 #                                   clang 21 and the hipBLAS, hipFFT, hipSOLVER, hipCUB, hipSPARSE,
 #                                   hipRAND, rocThrust and MIOpen headers (debootstrap, no change to apt sources)
-#   scripts/toolchain-rocm.sh all   both
+#   scripts/toolchain-rocm.sh 7.2   a Debian sid root under .toolchains/exp72 with Debian experimental's
+#                                   ROCm 7.2.4 (hipcc 7.2.4, clang 22; scripts/toolchain-rocm-experimental.sh)
+#   scripts/toolchain-rocm.sh all   5.2 and 6.4 (what the demo uses; CI adds 7.2)
 # (sid's librccl-dev is still 5.4 and conflicts with HIP 6.4, so RCCL is left out.)
 #
 # Why a sid root: Debian 12 has no hipBLAS/hipFFT/hipSOLVER/hipCUB/MIOpen, and the 6.4 headers do not
@@ -60,6 +62,7 @@ setup_64() {
 case "${1:-all}" in
   5.2) setup_52 ;;
   6.4) setup_64 ;;
+  7.2) need_root; bash "$here/scripts/toolchain-rocm-experimental.sh" "${ROCPORT_EXP_ROOT:-$here/.toolchains/exp72}" ;;
   all) setup_52; setup_64 ;;
-  *) echo "usage: $0 [5.2|6.4|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [5.2|6.4|7.2|all]" >&2; exit 2 ;;
 esac

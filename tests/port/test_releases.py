@@ -327,23 +327,8 @@ def _toolchains() -> dict:
         try:
             found[version] = find_toolchain(rocm=version)
         except ToolError as exc:
-            if version == "7.2" and (EXPERIMENTAL / ".rocport-ready").is_file():
-                found[version] = _experimental()
-            else:
-                missing.append(f"{version}: {exc}")
+            missing.append(f"{version}: {exc}")
     return found, missing
-
-
-#: HIP 7.2 (hipcc 7.2.4, clang 22): a Debian sid root with experimental's ROCm packages,
-#: built by scripts/toolchain-rocm-experimental.sh
-EXPERIMENTAL = REPO / ".toolchains" / "exp72"
-
-
-def _experimental():
-    from rocport.check.toolchain import Candidate, Launcher
-
-    launcher = Launcher("/usr/bin/hipcc", EXPERIMENTAL.resolve())
-    return Candidate(name="debian-experimental", origin="test", launcher=launcher).probe()
 
 
 #: the trees compiled per release (the other corpus projects are ported and checked above;
@@ -434,7 +419,7 @@ def test_the_facts_file_is_what_the_generator_writes() -> None:
     needed = [debs, mirrors / "ROCm+HIP" / "repo", mirrors / "ROCm+clr" / "repo"]
     needed.append(mirrors / "ROCm+HIPIFY" / "repo")
     compilers = {"5.2": Path("/usr/bin/hipcc"), "6.4": REPO / ".toolchains" / "sid"}
-    compilers["7.2"] = EXPERIMENTAL
+    compilers["7.2"] = REPO / ".toolchains" / "exp72"
     needed += [p if p.name == "hipcc" else p / ".rocport-ready" for p in compilers.values()]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from rocport._printable import markup, printable
 from rocport.doctor.model import Report, Status
 
 STYLES = {
@@ -21,7 +22,7 @@ STYLES = {
 def render_table(report: Report, console: Console) -> None:
     table = Table(
         title=f"rocport doctor — ROCm {report.rocm_release} support matrix"
-        + (f" — root {report.root}" if report.root else ""),
+        + (f" — root {markup(str(report.root))}" if report.root else ""),
         show_lines=True,
         expand=False,
     )
@@ -29,10 +30,14 @@ def render_table(report: Report, console: Console) -> None:
     table.add_column("Check", no_wrap=True)
     table.add_column("Found, and how to fix it")
     for r in report.results:
-        cell = Text(r.found)
+        # what was found comes from the examined machine (os-release, tool output): escape
+        # sequences and other controls in it are shown escaped, never sent to the terminal
+        cell = Text(printable(r.found))
         if r.fix and r.status in (Status.WARN, Status.FAIL):
-            cell.append("\nfix: ", style="bold cyan").append(r.fix, style="cyan")
-        table.add_row(Text(r.status.value.upper(), style=STYLES[r.status]), Text(r.id), cell)
+            cell.append("\nfix: ", style="bold cyan").append(printable(r.fix), style="cyan")
+        table.add_row(
+            Text(r.status.value.upper(), style=STYLES[r.status]), Text(printable(r.id)), cell
+        )
     console.print(table)
     counts = report.counts()
     summary = ", ".join(f"{n} {s}" for s, n in counts.items())

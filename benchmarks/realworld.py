@@ -4,7 +4,8 @@ For every project of the corpus (``../shared/corpus``, see its README) this
 
 1. ports the CUDA tree with ``rocport port`` and with hipify-perl (one call per source file;
    hipify-perl leaves build files alone), and takes AMD's hand port of Rodinia as a third column;
-2. compiles every translation unit of each port with ``rocport check`` (HIP 6.4 toolchain);
+2. compiles every translation unit of each port with ``rocport check`` (HIP 6.4 toolchain; the
+   CUDA originals that AMD's port keeps in ``cusrc/`` folders are not units of its port);
 3. runs the project's own build on each port inside the same toolchain: ``make`` in each
    Rodinia program folder, ``make`` for gpu-burn, CMake configure + build for SGEMM_CUDA;
 
@@ -62,6 +63,13 @@ _METHOD = 2  # bumped when the way builds run changes, so that cached results ar
 HEADING = "## Real-world corpus"
 TOOLS = ("rocport", "hipify-perl", "amd")
 _SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl"}
+#: a CUDA name or launch: files without one are left as they are by hipify-perl (not run on them)
+_CUDA_NAME = re.compile(
+    rb"\b(?:cu[A-Z_]|CU[A-Za-z_]|__cu|__CU|cuda|cub\b|cu(?:blas|fft|rand|sparse|solver|dnn|tensor)"
+    rb"|nv[a-z]|NV[A-Z_]|__nv)|<<<"
+)
+#: AMD's port keeps the CUDA originals it started from in cusrc/ folders: not units of the port
+_REFERENCE_COPY = re.compile(r"(?:^|/)cusrc/")
 _NEEDS_MISSING = re.compile(rb'#\s*include\s*[<"](?:omp\.h|GL/|GLUT/|glut\.h|glew\.h)')
 
 #: stand-in for HIP-Examples' rodinia_3.0/common/RDTimer.h (not in the corpus; 16 of AMD's 20
@@ -264,15 +272,21 @@ def port_hipify(
     wanted: Callable[[Path], bool],
     cache: Cache,
 ) -> None:
-    """hipify-perl every source file that ``wanted`` selects, in a copy of the tree: ``-inplace``
-    over batches of files (one perl start-up per batch, as its argument loop allows); the
-    ``.prehip`` backups it leaves are removed. Outputs are cached by the input's bytes."""
+    """hipify-perl every source file that ``wanted`` selects and that names CUDA, in a copy of the
+    tree: ``-inplace`` over batches of files (one perl start-up per batch, as its argument loop
+    allows); the ``.prehip`` backups it leaves are removed. Outputs are cached by input bytes."""
     started = time.perf_counter()
     shutil.copytree(cuda, out, symlinks=True)
     tool = hashlib.sha256(hipify.read_bytes()).hexdigest()
     keys, todo, unsupported = {}, [], 0
     for p in sorted(cuda.rglob("*")):
-        if p.suffix in _SOURCE_SUFFIXES and p.is_file() and not p.is_symlink() and wanted(p):
+        if (
+            p.suffix in _SOURCE_SUFFIXES
+            and p.is_file()
+            and not p.is_symlink()
+            and wanted(p)
+            and _CUDA_NAME.search(p.read_bytes())
+        ):
             dest = out / p.relative_to(cuda)
             dest.chmod(dest.stat().st_mode | 0o200)
             keys[dest] = hashlib.sha256(f"hipify\0{tool}\0".encode() + p.read_bytes()).hexdigest()
@@ -380,9 +394,10 @@ def compile_units(
     for name, folder in folders.items():
         prefix = folder.relative_to(tree).as_posix()
         units = [u for u in all_units if prefix == "." or u.startswith(prefix + "/")]
+        units = [u for u in units if not _REFERENCE_COPY.search(u)]
         hit = cache.get(keys[name])
         if hit is not None:
-            column.units.update(hit["units"])
+            column.units.update({u: v for u, v in hit["units"].items() if u in units})
         elif units:
             pending[name] = units
     if not pending:

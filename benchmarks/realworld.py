@@ -63,11 +63,6 @@ _METHOD = 2  # bumped when the way builds run changes, so that cached results ar
 HEADING = "## Real-world corpus"
 TOOLS = ("rocport", "hipify-perl", "amd")
 _SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl"}
-#: a CUDA name or launch: files without one are left as they are by hipify-perl (not run on them)
-_CUDA_NAME = re.compile(
-    rb"\b(?:cu[A-Z_]|CU[A-Za-z_]|__cu|__CU|cuda|cub\b|cu(?:blas|fft|rand|sparse|solver|dnn|tensor)"
-    rb"|nv[a-z]|NV[A-Z_]|__nv)|<<<"
-)
 #: AMD's port keeps the CUDA originals it started from in cusrc/ folders: not units of the port
 _REFERENCE_COPY = re.compile(r"(?:^|/)cusrc/")
 _NEEDS_MISSING = re.compile(rb'#\s*include\s*[<"](?:omp\.h|GL/|GLUT/|glut\.h|glew\.h)')
@@ -272,21 +267,15 @@ def port_hipify(
     wanted: Callable[[Path], bool],
     cache: Cache,
 ) -> None:
-    """hipify-perl every source file that ``wanted`` selects and that names CUDA, in a copy of the
-    tree: ``-inplace`` over batches of files (one perl start-up per batch, as its argument loop
+    """hipify-perl every source file that ``wanted`` selects (it adds the HIP runtime include even
+    to files without CUDA), in a copy of the tree: ``-inplace`` over batches of files (one perl start-up per batch, as its argument loop
     allows); the ``.prehip`` backups it leaves are removed. Outputs are cached by input bytes."""
     started = time.perf_counter()
     shutil.copytree(cuda, out, symlinks=True)
     tool = hashlib.sha256(hipify.read_bytes()).hexdigest()
     keys, todo, unsupported = {}, [], 0
     for p in sorted(cuda.rglob("*")):
-        if (
-            p.suffix in _SOURCE_SUFFIXES
-            and p.is_file()
-            and not p.is_symlink()
-            and wanted(p)
-            and _CUDA_NAME.search(p.read_bytes())
-        ):
+        if p.suffix in _SOURCE_SUFFIXES and p.is_file() and not p.is_symlink() and wanted(p):
             dest = out / p.relative_to(cuda)
             dest.chmod(dest.stat().st_mode | 0o200)
             keys[dest] = hashlib.sha256(f"hipify\0{tool}\0".encode() + p.read_bytes()).hexdigest()

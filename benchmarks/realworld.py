@@ -268,8 +268,9 @@ def port_hipify(
     cache: Cache,
 ) -> None:
     """hipify-perl every source file that ``wanted`` selects (it adds the HIP runtime include even
-    to files without CUDA), in a copy of the tree: ``-inplace`` over batches of files (one perl start-up per batch, as its argument loop
-    allows); the ``.prehip`` backups it leaves are removed. Outputs are cached by input bytes."""
+    to files without CUDA), in a copy of the tree: ``-inplace`` over batches of files (one perl
+    start-up per batch, as its argument loop allows); the ``.prehip`` backups it leaves are
+    removed. Outputs are cached by input bytes."""
     started = time.perf_counter()
     shutil.copytree(cuda, out, symlinks=True)
     tool = hashlib.sha256(hipify.read_bytes()).hexdigest()

@@ -1,16 +1,18 @@
 """RP112 architecture-specific: a Hopper- or Ampere-only CUDA feature.
 
 ## What it does
-Flags CUDA features that exist only on recent NVIDIA architectures and have no HIP equivalent
-of the same name: thread block clusters (`__cluster_dims__`, `this_cluster()`), TMA tensor maps,
-asynchronous copies (`cuda::memcpy_async`, `__pipeline_memcpy_async`, `cuda::pipeline`),
-`nvcuda::wmma`, and the `__nv_fp8_*` types. (PTX forms such as `wgmma` and `cp.async` inside
-`asm` are reported by RP110.)
+Flags CUDA features that exist only on recent NVIDIA architectures: thread block clusters
+(`__cluster_dims__`, `this_cluster()`), TMA tensor maps, asynchronous copies
+(`cuda::memcpy_async`, `__pipeline_memcpy_async`, `cuda::pipeline`), `nvcuda::wmma`, and the
+`__nv_fp8_*` types. (PTX forms such as `wgmma` and `cp.async` inside `asm` are reported by
+RP110.)
 
 ## Why is this bad?
-hipify has nothing to map these names to, so the port fails to compile; where a similar AMD
-feature exists (rocWMMA for WMMA, `__hip_fp8_*` for FP8) it has a different API and, for FP8,
-two encodings (OCP on gfx950/gfx12, FNUZ on gfx942).
+Most have no HIP name to map to, so the port fails to compile; where a similar AMD feature
+exists (rocWMMA for WMMA) it has a different API. The FP8 types do have HIP names, and
+`rocport port` renames them to HIP's OCP types (`__hip_fp8_e4m3`, the encoding CUDA uses), but
+AMD GPUs differ in FP8 encoding (OCP on gfx950/gfx12, FNUZ on gfx942), so the choice of type is
+a design decision per target.
 
 ## Example
 ```cuda
@@ -75,6 +77,6 @@ def check(src: CudaSource) -> Iterator[Finding]:
         seen.add((line, name))
         yield src.finding(
             start,
-            f"`{name}` ({row['feature']}) has no HIP equivalent of that name",
+            f"`{name}` ({row['feature']}) is specific to recent NVIDIA GPUs",
             src.hint(row["hint"][0].upper() + row["hint"][1:]),
         )

@@ -18,8 +18,10 @@ _CONTROL = re.compile(r"(?:^|//|/\*|\n)[ \t*/]*rocport:[ \t]*(off|on|skip-file)\
 #: a backslash-newline, which joins two lines into one logical line before anything else is
 #: read (clang and gcc accept spaces between the two, with a warning)
 _SPLICE = r"\\[ \t\f\v\r]*\n"
-_BLOCK = r"/\*(?:[^*]|\*(?!/))*\*/"
-_LINE_COMMENT = rf"//(?:{_SPLICE}|[^\n\\]|\\)*"
+#: (unrolled: runs of non-stars and of stars, no step per character and nothing given back)
+_BLOCK = r"/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"
+#: (possessive: the comment runs to the first newline no splice joins, so nothing is given back)
+_LINE_COMMENT = rf"//(?:[^\n\\]++|{_SPLICE}|\\)*+"
 _LEADING = re.compile(rf"(?:\s+|{_LINE_COMMENT}|{_BLOCK})*")
 #: one line of the leading block: comments, or ``#pragma once`` and whatever follows it on its
 #: logical line (comments, spliced lines), then a newline that ends the logical line
@@ -29,6 +31,9 @@ _HEADER_ITEM = re.compile(
     rf"(?:{_LINE_COMMENT})?)[ \t\f\v\r]*(?:\n|\Z)"
 )
 _BLANK_LINE = re.compile(r"[ \t\f\v\r]*\n")
+#: the whole leading block at once, up to the end of its last item (blank lines after it are
+#: not part of it); where it mentions rocport, the item-by-item walk looks for ``off``
+_HEADER_BLOCK = re.compile(rf"(?:(?:{_BLANK_LINE.pattern})*+{_HEADER_ITEM.pattern})*+")
 BOM = "\ufeff"
 
 
@@ -53,6 +58,9 @@ def header_end(text: str) -> int:
     comment, nor in a ``rocport: off`` region. Where that cannot be shown, the start of the
     text (after any byte order mark)."""
     start = pos = end = 1 if text.startswith(BOM) else 0
+    block = _HEADER_BLOCK.match(text, start).end()
+    if text.find("rocport", start, block) == -1:
+        return block if is_line_start(text, block) else start
     while True:
         item = _HEADER_ITEM.match(text, pos)
         if item is not None and item.end() > pos:

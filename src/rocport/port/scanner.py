@@ -202,12 +202,6 @@ _NOT_A_TYPE = frozenset(
         "or",
     ]
 )
-#: what precedes a declared name: a tag keyword, or a type word (with template arguments)
-#: and then spaces, ``*`` or ``&``
-_BEFORE_NAME = re.compile(
-    r"(?:\b(?P<tag>struct|class|union|enum|namespace)|(?P<word>[A-Za-z_]\w*)"
-    r"(?:\s*<[^<>;{}()]*>)?)[\s*&]+\Z"
-)
 _AFTER_TAG = re.compile(r"\s*[{:;]")
 _AFTER_NAME = re.compile(r"\s*[=;,\[)]")
 _AFTER_USING = re.compile(r"\s*=")
@@ -216,17 +210,58 @@ _PARAMETERS_AND_BODY = re.compile(
 )
 
 
+_TAGS = frozenset({"struct", "class", "union", "enum", "namespace"})
+_WORD_START = re.compile(r"[A-Za-z_]")
+
+
+def word_before_name(text: str, start: int) -> tuple[str, bool] | None:
+    """The word before the name at ``start`` and whether it is a tag keyword, as
+    in the 120 characters before ``start``: a tag keyword, or a type word with one level of
+    template arguments, then spaces, ``*`` or ``&``. Read backwards, so that no pattern is
+    tried at every position of the window (a test compares it with the regex it replaces)."""
+    low = max(0, start - 120)
+    i = start
+    while i > low and (text[i - 1].isspace() or text[i - 1] in "*&"):
+        i -= 1
+    if i == start:
+        return None
+    template = False
+    if i > low and text[i - 1] == ">":
+        opening = text.rfind("<", low, i - 1)
+        if opening < 0 or any(c in text[opening + 1 : i - 1] for c in ">;{}()"):
+            return None
+        template, i = True, opening
+        while i > low and text[i - 1].isspace():
+            i -= 1
+    end = i
+    while i > low and (text[i - 1].isalnum() or text[i - 1] == "_"):
+        i -= 1
+    first = _WORD_START.search(text, i, end)
+    if first is None:
+        return None
+    word = text[first.start() : end]
+    is_tag = (
+        not template
+        and word in _TAGS
+        and (
+            first.start() == 0
+            or not (text[first.start() - 1].isalnum() or text[first.start() - 1] == "_")
+        )
+    )
+    return word, is_tag
+
+
 def declared_at(text: str, start: int, end: int) -> bool:
     """Whether the name at ``text[start:end]`` is declared there: a variable, function, type,
     tag, alias or namespace (``cudaError_t cudaStat1 = ...``, ``cublasHandle_t cublasH;``,
     ``void cudaCheck(int e) {``, ``struct cudaThing {``, ``using cudaAlias = ...``), not used
     (``x = cudaFoo(1)``, ``return cudaBar;``, ``CHECK(cudaBaz(a))``)."""
-    before = _BEFORE_NAME.search(text, max(0, start - 120), start)
+    before = word_before_name(text, start)
     if before is None:
         return False
-    if before["tag"]:
+    word, is_tag = before
+    if is_tag:
         return _AFTER_TAG.match(text, end) is not None
-    word = before["word"]
     if word == "using":
         return _AFTER_USING.match(text, end) is not None
     if word in _NOT_A_TYPE:
@@ -239,7 +274,15 @@ def declared_at(text: str, start: int, end: int) -> bool:
 
 def declares_namespace(text: str, name: str) -> bool:
     """Whether ``text`` opens ``namespace name`` (a project's own ``namespace cuda {``)."""
-    return re.search(rf"\bnamespace\s+{re.escape(name)}\s*\{{", text) is not None
+    rest = re.compile(rf"\s+{re.escape(name)}\s*\{{")
+    at = text.find("namespace")
+    while at >= 0:
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")) and rest.match(
+            text, at + 9
+        ):
+            return True
+        at = text.find("namespace", at + 9)
+    return False
 
 
 @cache
@@ -271,13 +314,19 @@ def project_declarations(text: str, mapping) -> set[str]:
     return found
 
 
-_MACRO_PARAMETERS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+\(([^)\n]*)\)", re.MULTILINE)
+#: literal-first, so that ``re`` skips to each ``#``; the line start is checked after
+_MACRO_PARAMETERS = re.compile(r"#[ \t]*define[ \t]+\w+\(([^)\n]*)\)")
 
 
 def macro_parameters(text: str) -> set[str]:
     """The parameter names of the function-like macros ``text`` defines (``#define
     CUT_DEVICE_INIT_DRV(cuDevice)``: ``cuDevice`` in its body is the macro's, not CUDA's)."""
     names: set[str] = set()
-    for params in _MACRO_PARAMETERS.findall(text):
-        names.update(p.strip() for p in params.split(","))
+    for match in _MACRO_PARAMETERS.finditer(text):
+        before = match.start() - 1
+        while before >= 0 and text[before] in " \t":  # only back over spaces: linear time
+            before -= 1
+        if before >= 0 and text[before] != "\n":
+            continue  # not a directive: something else precedes the # on its line
+        names.update(p.strip() for p in match.group(1).split(","))
     return names

@@ -1,0 +1,133 @@
+"""Fast forms agree with the plain ones they replace: ``word_before_name`` reads backwards
+what one regex found by trying every position of the 120 characters before a name; the
+unrolled block-comment pattern and the literal-first macro-parameter search find what the
+character-by-character patterns found."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rocport.port import directives
+from rocport.port.scanner import declared_at, macro_parameters, word_before_name
+
+#: the pattern the backwards reader replaced (a tag keyword, or a type word with one level of
+#: template arguments, then spaces, ``*`` or ``&``, up to the name)
+BEFORE_NAME = re.compile(
+    r"(?:\b(?P<tag>struct|class|union|enum|namespace)|(?P<word>[A-Za-z_]\w*)"
+    r"(?:\s*<[^<>;{}()]*>)?)[\s*&]+\Z"
+)
+
+_PIECES = st.sampled_from(
+    [
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "*",
+        "&",
+        "<",
+        ">",
+        "<int>",
+        "< a, b >",
+        "(",
+        ")",
+        ";",
+        "{",
+        "}",
+        "=",
+        ",",
+        "struct",
+        "class",
+        "enum",
+        "namespace",
+        "using",
+        "return",
+        "cudaError_t",
+        "int",
+        "x9",
+        "9",
+        "_a",
+        "é",
+        "structure",
+        "std::",
+        "::",
+    ]
+)
+
+
+def _reference(text: str, start: int):
+    match = BEFORE_NAME.search(text, max(0, start - 120), start)
+    if match is None:
+        return None
+    return (match["tag"], True) if match["tag"] else (match["word"], False)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_PIECES, max_size=40))
+def test_the_backwards_reader_agrees_with_the_regex(pieces: list[str]) -> None:
+    text = "".join(pieces) + "cudaStat1"
+    start = len(text) - len("cudaStat1")
+    assert word_before_name(text, start) == _reference(text, start)
+
+
+_NAME = re.compile(r"cuda(?:Stat1|Thing|Check|List|Alias|Foo|Bar|Baz)")
+
+
+def test_declarations_and_uses() -> None:
+    for text in (
+        "cudaError_t cudaStat1 = 0;",
+        "struct cudaThing {",
+        "void cudaCheck(int e) {",
+        "std::vector<int> *cudaList;",
+        "using cudaAlias = int;",
+    ):
+        name = _NAME.search(text)
+        assert declared_at(text, name.start(), name.end()), text
+    for text in ("x = cudaFoo(1);", "return cudaBar;", "CHECK(cudaBaz(a));"):
+        name = _NAME.search(text)
+        assert not declared_at(text, name.start(), name.end()), text
+
+
+_COMMENTY = st.lists(
+    st.sampled_from(["/*", "*/", "*", "/", "a", " ", "\n", "**", "#"]), max_size=30
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_COMMENTY)
+def test_the_unrolled_block_comment_matches_like_the_plain_one(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    plain = re.compile(r"/\*(?:[^*]|\*(?!/))*\*/")
+    fast = re.compile(directives._BLOCK)
+    for at in range(len(text)):
+        a, b = plain.match(text, at), fast.match(text, at)
+        assert (a and a.group()) == (b and b.group()), (text, at)
+
+
+_DIRECTIVES = st.lists(
+    st.sampled_from(
+        [
+            "#define F(a, b)",
+            "# define G(c)",
+            "x #define H(d)",
+            "\t#define I(e)",
+            "#define J",
+            " ",
+            "\n",
+            "y",
+        ]
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_DIRECTIVES)
+def test_macro_parameters_are_those_of_directives_at_line_starts(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    plain = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+\(([^)\n]*)\)", re.MULTILINE)
+    expected = {p.strip() for params in plain.findall(text) for p in params.split(",")}
+    assert macro_parameters(text) == expected

@@ -38,27 +38,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cdecls import Decl, scan_headers  # noqa: E402
+from gen_mapping import HIP_SETS as MAPPING_SETS  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "src" / "rocport" / "port" / "data" / "releases" / "facts.json"
 DOCTOR_RELEASES = REPO / "src" / "rocport" / "doctor" / "data" / "rocm_releases.json"
 
-#: HIP header sets (globs under an include root); the same sets scripts/gen_mapping.py reads,
-#: plus RCCL
-HIP_SETS: dict[str, tuple[str, ...]] = {
-    "hip": ("hip/*.h", "hip/amd_detail/*.h", "hip/amd_detail/*.hpp", "hip/hcc_detail/*.h"),
-    "hipblas": ("hipblas/*.h", "hipblas-common/*.h", "hipblas.h"),
-    "hipblaslt": ("hipblaslt/*.h",),
-    "hipfft": ("hipfft/*.h", "hipfft.h"),
-    "hiprand": ("hiprand/*.h", "hiprand/*.hpp"),
-    "hipsparse": ("hipsparse/*.h",),
-    "hipsolver": ("hipsolver/*.h", "hipsolver/internal/*.h"),
-    "hipcub": ("hipcub/*.hpp", "hipcub/*/*.hpp", "hipcub/backend/rocprim/**/*.hpp"),
-    "miopen": ("miopen/*.h",),
-    "rocblas": ("rocblas/*.h", "rocblas/internal/*.h"),
-    "rocthrust": ("thrust/system/hip/*.h", "thrust/system/hip/detail/*.h"),
-    "rccl": ("rccl/*.h",),
-}
+#: HIP header sets (globs under an include root): those scripts/gen_mapping.py reads, plus RCCL
+HIP_SETS: dict[str, tuple[str, ...]] = {**MAPPING_SETS, "rccl": ("rccl/*.h",)}
 #: the Debian package that ships each set (its version is the set's ROCm release)
 PACKAGES = {
     "hip": "libamdhip64-dev",

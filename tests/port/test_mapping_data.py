@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import gc
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 import time
@@ -23,14 +23,7 @@ from rocport.port.mapping import load_mapping
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = resources.files("rocport.port") / "data"
-META = {
-    "includes.json",
-    "prefixes.json",
-    "releases.json",
-    "reference_decls.json",
-    "hipify_tables.json",
-    "cuda_signatures.json",
-}
+META = mapping_mod.META_FILES
 FAMILY_FILES = sorted(
     p.name for p in DATA.iterdir() if p.name.endswith(".json") and p.name not in META
 )

@@ -170,10 +170,9 @@ def _read(name: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-@cache
-def _family_files() -> tuple[str, ...]:
-    data = resources.files("rocport.port") / "data"
-    skip = {
+#: data files that describe the mapping rather than hold one API family's rows
+META_FILES = frozenset(
+    {
         "includes.json",
         "prefixes.json",
         "releases.json",
@@ -181,8 +180,16 @@ def _family_files() -> tuple[str, ...]:
         "hipify_tables.json",
         "cuda_signatures.json",
     }
+)
+
+
+@cache
+def _family_files() -> tuple[str, ...]:
+    data = resources.files("rocport.port") / "data"
     return tuple(
-        sorted(p.name for p in data.iterdir() if p.name.endswith(".json") and p.name not in skip)
+        sorted(
+            p.name for p in data.iterdir() if p.name.endswith(".json") and p.name not in META_FILES
+        )
     )
 
 

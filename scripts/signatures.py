@@ -159,9 +159,8 @@ def _converts(ts: TypeSystem, arg: str, param: str) -> bool:
         return True  # a template parameter (CUDA's or HIP's) takes the other side's type
     if p == ("<arith>",) and (a == ("<arith>",) or ts.is_enum(a)):
         return True
-    if p == ("void", "*") and _pointer_depth(a) >= 1:
-        return True
-    return False  # other types, and an integer where HIP wants an enum, do not convert
+    # other types, and an integer where HIP wants an enum, do not convert
+    return p == ("void", "*") and _pointer_depth(a) >= 1
 
 
 def mismatch(cuda: Decl, hip: Decl, ts: TypeSystem) -> tuple[bool, str | None]:

@@ -459,9 +459,12 @@ def test_inserted_runtime_include_keeps_crlf_line_endings() -> None:
 def test_inserted_include_never_joins_a_continued_line(mapping, head):
     text = head + "__global__ void k() {}\n"
     result = port(text, mapping)
-    assert result.text.replace("#include <hip/hip_runtime.h>\r\n", "").replace(
-        "#include <hip/hip_runtime.h>\n", ""
-    ) == text
+    assert (
+        result.text.replace("#include <hip/hip_runtime.h>\r\n", "").replace(
+            "#include <hip/hip_runtime.h>\n", ""
+        )
+        == text
+    )
     at = result.text.index("#include <hip/hip_runtime.h>")
     before = result.text[:at]
     assert before == head or before == ""

@@ -82,7 +82,6 @@ class FileStatus(enum.Enum):
     COPIED = "copied"  # not a source file: copied untouched
     EXCLUDED = "excluded"  # left out by globs, compile_commands.json or rocport: skip-file
     BINARY = "binary"  # a source-named file with NUL bytes: copied untouched
-    UNDECODABLE = "undecodable"  # a source-named file that is not UTF-8: copied untouched
     SYMLINK = "symlink"  # a symbolic link: recreated, never followed
     SKIPPED = "skipped"  # a FIFO, socket or device: never read, nothing written
 

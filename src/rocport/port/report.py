@@ -134,7 +134,6 @@ _STATUS_STYLE = {
     FileStatus.COPIED: "dim",
     FileStatus.EXCLUDED: "yellow",
     FileStatus.BINARY: "yellow",
-    FileStatus.UNDECODABLE: "yellow",
     FileStatus.SYMLINK: "dim",
     FileStatus.SKIPPED: "yellow",
 }
@@ -252,7 +251,7 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
     untouched = [
         f
         for f in files
-        if f.status in (FileStatus.BINARY, FileStatus.UNDECODABLE, FileStatus.SKIPPED)
+        if f.status in (FileStatus.BINARY, FileStatus.SKIPPED)
         or (f.kind == "build" and f.status is FileStatus.COPIED)
         or (f.status is FileStatus.TRANSLATED and f.message)
     ]

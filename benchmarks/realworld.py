@@ -62,6 +62,7 @@ CACHE = REPO / ".cache" / "realworld"
 _METHOD = 2  # bumped when the way builds run changes, so that cached results are redone
 HEADING = "## Real-world corpus"
 TOOLS = ("rocport", "hipify-perl", "amd")
+NOT_RUN = "not run"  # --cached-only: a unit or build that the cache does not hold
 _SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl"}
 #: AMD's port keeps the CUDA originals it started from in cusrc/ folders: not units of the port
 _REFERENCE_COPY = re.compile(r"(?:^|/)cusrc/")
@@ -218,13 +219,14 @@ class Column:
     unsupported: int | None = None
     unknown: int | None = None
     port_seconds: float = 0.0
+    tree: str = ""  # the port's folder
 
     def count(self, status: str) -> int:
         return sum(s == status for s in self.units.values())
 
     def built(self, programs: Iterable[str] | None = None) -> int:
         names = self.builds if programs is None else [p for p in programs if p in self.builds]
-        return sum(self.builds[p]["ok"] for p in names)
+        return sum(bool(self.builds[p]["ok"]) for p in names)
 
 
 # -- ports ------------------------------------------------------------------------------------
@@ -329,6 +331,8 @@ def _digest(paths: Iterable[Path], base: Path, sources_only: bool = False) -> st
     for path in sorted(paths):
         if sources_only and path.suffix not in _SOURCE_SUFFIXES:
             continue
+        if any(part.startswith(".") for part in path.relative_to(base).parts):
+            continue  # rocport's .rocport-output marker differs from run to run
         if path.is_file() and not path.is_symlink():
             h.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
@@ -352,8 +356,11 @@ def group_keys(
 
 
 class Cache:
-    def __init__(self, enabled: bool) -> None:
+    """Results by content key; ``only`` (``--cached-only``): report what is cached, run nothing."""
+
+    def __init__(self, enabled: bool, *, only: bool = False) -> None:
         self.enabled = enabled
+        self.only = only
 
     def get(self, key: str) -> dict | None:
         path = CACHE / f"{key}.json"
@@ -391,6 +398,9 @@ def compile_units(
         elif units:
             pending[name] = units
     if not pending:
+        return
+    if cache.only:
+        column.units.update({u: NOT_RUN for units in pending.values() for u in units})
         return
     wanted = [u for units in pending.values() for u in units]
     report = check_tree(tree, toolchain=toolchain, offload_arch=archs, jobs=jobs, units=wanted)
@@ -546,6 +556,12 @@ def build_project(
             else:
                 todo.append((name, folder))
 
+        if cache.only:
+            column.builds.update(
+                {name or project.name: {"ok": None, "error": NOT_RUN} for name, _ in todo}
+            )
+            todo = []
+
         def one(item: tuple[str, Path]) -> None:
             name, folder = item
             if project.build == "cmake":
@@ -628,7 +644,7 @@ def run(
                 CORPUS / project.amd_folder, work / project.name / "amd", STANDINS["amd"]
             )
             trees["amd"] = (amd, project.amd_programs)
-        cols = {tool: Column(project.name, tool) for tool in trees}
+        cols = {tool: Column(project.name, tool, tree=str(trees[tool][0])) for tool in trees}
         port_rocport(cuda, trees["rocport"][0], cols["rocport"])
         chosen = [
             f for n, f in groups(cuda, project.programs).items() if wanted is None or n in wanted
@@ -687,12 +703,17 @@ def rows(columns: list[Column], facts: dict[str, dict]) -> list[list[str]]:
         unavailable = c.count("unavailable")
         if unavailable:
             units += f" ({unavailable} n/a)"
+        if c.count(NOT_RUN):
+            units += f" ({c.count(NOT_RUN)} not run)"
         if facts[c.project]["programs"]:
             main = [p for p in c.builds if p not in apart]
             side = [p for p in c.builds if p in apart]
             built = _ratio(c.built(main), len(main))
             if side:
                 built += f" + {c.built(side)}/{len(side)} OpenMP/GL"
+            missing = sum(r["ok"] is None for r in c.builds.values())
+            if missing:
+                built += f" ({missing} not run)"
         else:
             targets = [t for t in c.builds if t != "(configure)"]
             built = _ratio(c.built(targets), len(targets)) if c.builds else "–"
@@ -761,8 +782,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument(
+        "--cached-only", action="store_true", help="report the cached results only; run nothing"
+    )
     parser.add_argument("--timeout", type=float, default=900, help="seconds per build command")
+    parser.add_argument(
+        "--from-json", type=Path, help="render the table (and --markdown) of an earlier --json run"
+    )
     args = parser.parse_args(argv)
+    if args.from_json:
+        data = json.loads(args.from_json.read_text())
+        fields = set(Column.__dataclass_fields__)
+        columns = [Column(**{k: v for k, v in c.items() if k in fields}) for c in data["columns"]]
+        print(table(columns, data["facts"]))
+        if args.markdown:
+            section = markdown(
+                columns,
+                data["facts"],
+                data["toolchain"],
+                ", ".join(data["archs"]),
+                data.get("command", "python3 benchmarks/realworld.py --json FILE"),
+            )
+            atomic_write(args.markdown, replace_section(args.markdown.read_text(), section))
+        return 0
     only = parse_only(args.only)
     archs = tuple(a for a in args.offload_arch.split(",") if a)
     work = args.work or Path(tempfile.mkdtemp(prefix="rocport-realworld-", dir="/tmp"))
@@ -779,15 +821,19 @@ def main(argv: list[str] | None = None) -> int:
         only,
         archs=archs,
         jobs=args.jobs,
-        cache=Cache(not args.no_cache),
+        cache=Cache(not args.no_cache, only=args.cached_only),
         timeout=args.timeout,
         log=lambda message: print(message, flush=True),
     )
     print(table(columns, facts))
     print(f"({time.perf_counter() - started:.0f} s; work folder {work})", flush=True)
     label = f"hipcc of HIP {toolchain.hip_version} (clang {toolchain.clang_version})"
+    command = "python3 benchmarks/realworld.py " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
     if args.json:
         data = {
+            "command": command.strip(),
             "toolchain": label,
             "archs": archs,
             "facts": facts,
@@ -795,9 +841,6 @@ def main(argv: list[str] | None = None) -> int:
         }
         atomic_write(args.json, json.dumps(data, indent=1) + "\n")
     if args.markdown:
-        command = "python3 benchmarks/realworld.py " + " ".join(
-            argv if argv is not None else sys.argv[1:]
-        )
         section = markdown(columns, facts, label, ", ".join(archs), command.strip())
         atomic_write(args.markdown, replace_section(args.markdown.read_text(), section))
     return 0

@@ -741,8 +741,9 @@ def markdown(
     lines = [
         HEADING,
         "",
-        "Every corpus project (`../shared/corpus`) ported by `rocport port --rocm 6.4`, by "
-        "hipify-perl (one call per source file; it leaves build files as they are) and, for "
+        "Corpus projects (`../shared/corpus`; those named by `--only` below) ported by "
+        "`rocport port --rocm 6.4`, by hipify-perl 7.0 (every source file; it leaves build files "
+        "as they are) and, for "
         "Rodinia, AMD's hand port; each port's translation units compiled by `rocport check` and "
         f"each project's own build run, all with {toolchain} for {archs}, in one run of "
         "`benchmarks/realworld.py`. Builds run in the toolchain's root, which has no gcc "

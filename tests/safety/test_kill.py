@@ -1,6 +1,7 @@
 """``kill -9`` during ``port --in-place`` and ``scan --fix`` on a 2000-file tree, ten times in
-all (five each, ``ROCPORT_KILLS`` to change it), at random moments of the writing (the seed is
-printed; ``ROCPORT_KILL_SEED`` repeats a run): afterwards every file is its original or its
+each (``ROCPORT_KILLS`` to change it), at random moments of the writing (the seed is
+printed; ``ROCPORT_KILL_SEED`` repeats a run), every other one aimed at the replacing of the
+originals, which follows the writing of all backups: afterwards every file is its original or its
 complete new version, every changed original has a whole backup, and after the next run every
 file is new, every backup whole, and no temporary file is left."""
 
@@ -21,7 +22,7 @@ import pytest
 from .conftest import KERNEL
 
 FILES = 2000
-KILLS = int(os.environ.get("ROCPORT_KILLS", "5"))  # per command
+KILLS = int(os.environ.get("ROCPORT_KILLS", "10"))  # per command
 #: any temporary file: ours (``.NAME.rocport-XXXX.tmp``) or another tool's ``.NAME.XXXX.tmp``
 TEMPORARY = re.compile(r"\..*\.tmp")
 
@@ -58,6 +59,14 @@ def finish(command: str, tree: Path) -> None:
     proc.wait(timeout=600)
     err = tree.with_name(tree.name + ".err").read_text()
     assert proc.returncode in (0, 1), err  # scan exits 1 while findings remain
+
+
+def replaced(tree: Path, originals: dict[str, bytes]) -> bool:
+    """Whether the first file of the tree holds its new version already."""
+    try:
+        return (tree / "d00" / "k0000.cu").read_bytes() != originals["d00/k0000.cu"]
+    except FileNotFoundError:  # between the unlink and the rename of a replacement
+        return False
 
 
 def listing(tree: Path) -> set[str]:
@@ -102,8 +111,12 @@ def test_kill_9_never_loses_an_original(tmp_path: Path, command: str) -> None:
     while proc.poll() is None and not anchor.exists():
         time.sleep(0.005)
     writing = time.monotonic()
+    while proc.poll() is None and not replaced(reference, originals):
+        time.sleep(0.005)
+    replacing = time.monotonic()
     proc.wait(timeout=600)
     span = max(time.monotonic() - writing, 0.05)
+    replacing_span = max(time.monotonic() - replacing, 0.05)
     new = {rel: (reference / rel).read_bytes() for rel in originals}
     assert all(new[rel] != originals[rel] for rel in originals)
     check_after_next_run(reference, originals, new)
@@ -119,7 +132,12 @@ def test_kill_9_never_loses_an_original(tmp_path: Path, command: str) -> None:
         anchor = tree / "d00" / "k0000.cu.orig"
         while proc.poll() is None and not anchor.exists():
             time.sleep(0.005)
-        time.sleep(rng.uniform(0, span))
+        if attempts % 2:  # anywhere in the writing
+            time.sleep(rng.uniform(0, span))
+        else:  # while the originals are being replaced
+            while proc.poll() is None and not replaced(tree, originals):
+                time.sleep(0.005)
+            time.sleep(rng.uniform(0, 0.8 * replacing_span))
         if proc.poll() is not None:  # it finished first: not a kill, try again
             shutil.rmtree(tree)
             continue

@@ -428,6 +428,17 @@ def test_hip_names_declared_in_rocm_6_4_headers() -> None:
     assert "0 problem(s)" in proc.stdout
 
 
+def _check_mapping_on(data: Path, release: str) -> subprocess.CompletedProcess[str]:
+    """scripts/check_mapping.py over the mapping data in ``data`` for one release."""
+    script = REPO / "scripts" / "check_mapping.py"
+    return subprocess.run(
+        [sys.executable, str(script), "--release", release, "--data", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def test_check_reports_an_undeclared_name(tmp_path: Path) -> None:
     _need_toolchain(Path("/usr/include/hip/hip_runtime_api.h"), "HIP 5.2 headers (Debian 12)")
     bad = _strict_load("runtime.json")
@@ -435,19 +446,7 @@ def test_check_reports_an_undeclared_name(tmp_path: Path) -> None:
         "cudaMalloc": {"hip": "hipMallocThatDoesNotExist", "kind": "function", "since": "5.2"}
     }
     (tmp_path / "runtime.json").write_text(json.dumps(bad), encoding="utf-8")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "scripts" / "check_mapping.py"),
-            "--release",
-            "5.2",
-            "--data",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = _check_mapping_on(tmp_path, "5.2")
     assert proc.returncode == 1
     assert "hipMallocThatDoesNotExist not declared in ROCm 5.2" in proc.stdout
 
@@ -491,19 +490,7 @@ def test_signature_check_catches_a_rename_with_other_parameters(tmp_path: Path) 
         }
     }
     (tmp_path / "runtime.json").write_text(json.dumps(old), encoding="utf-8")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "scripts" / "check_mapping.py"),
-            "--release",
-            "5.2",
-            "--data",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = _check_mapping_on(tmp_path, "5.2")
     assert proc.returncode == 1, proc.stdout
     assert "cuEventCreate -> hipEventCreate: no CUDA form compiles" in proc.stdout
     assert "CUevent_st: a struct tag mapped to hipEvent_t" in proc.stdout

@@ -81,6 +81,14 @@ def atomic_write(path: Path, data: bytes | str, *, mode: int | None = None) -> N
         mode = _existing_mode(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
+    _replace_with(path, payload, mode)
+
+
+def _replace_with(path: Path, payload: bytes, mode: int) -> None:
+    """Write ``payload`` to a temporary file beside ``path`` and rename it over ``path``."""
+    try:
         tmp = _write_temp(path, payload, mode, durable=False)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
@@ -304,15 +312,7 @@ def replace_all(edits: Sequence[FileEdit], *, backup: bool = True) -> list[Repla
         if current is None or digest(current) != backed_up:  # changed after its backup
             results.append(_changed(edit.path))
             continue
-        try:
-            tmp = _write_temp(target, edit.payload, stat.S_IMODE(st.st_mode), durable=False)
-        except OSError as exc:
-            raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
-        try:
-            os.replace(tmp, target)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise OutputError(f"cannot write {target}: {_why(exc)}") from exc
+        _replace_with(target, edit.payload, stat.S_IMODE(st.st_mode))
         results.append(Replaced(target, kept, written))
     return results
 

@@ -13,7 +13,7 @@ from rocport.scan import docgen, tables
 from rocport.scan.rules.cuda.architecture_specific import ARCH_TRIGGERS
 
 ROOT = Path(__file__).parents[2]
-TABLES = ("python_packages", "torch_backends", "cuda_features")
+TABLES = ("python_packages", "torch_backends", "cuda_features", "nvidia_tools")
 
 
 def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
@@ -40,7 +40,21 @@ def test_python_packages_rows() -> None:
 
 def test_cudnn_rows() -> None:
     for attr, row in tables.cudnn_settings().items():
-        assert attr.isidentifier() and row["meaning"] and row["hint"] and row["source"]
+        assert attr.isidentifier() and row["source"], attr
+        if "values" not in row:  # the same meaning whatever the value
+            assert row["meaning"] and row["hint"], attr
+            continue
+        assert set(row["values"]) == {"true", "false"}, attr
+        meant = [v for v in row["values"].values() if v is not None]
+        assert meant and all(v["meaning"] and v["hint"] for v in meant), attr
+        assert len({v["meaning"] for v in meant}) == len(meant), f"{attr}: one text for two values"
+
+
+def test_nvidia_tool_rows() -> None:
+    data = tables.nvidia_tools()
+    for program, row in [*data["programs"].items(), ("modules", data["module_tools"])]:
+        assert row["what"] and row["alternative"] and row["source"], program
+    assert {"nvcc", "nvidia-smi"}.isdisjoint(data["programs"]), "RP306 and RP307 own these"
 
 
 def test_cuda_feature_rows() -> None:
@@ -53,7 +67,8 @@ def test_cuda_feature_rows() -> None:
 
 
 def test_docs_are_generated_from_the_docstrings() -> None:
-    assert (ROOT / "docs" / "scan.md").read_text("utf-8") == docgen.render(), (
+    reference, _ = docgen.split((ROOT / "docs" / "scan.md").read_text("utf-8"))
+    assert reference == docgen.render(), (
         "docs/scan.md is stale: run python -m rocport.scan.docgen docs/scan.md"
     )
 

@@ -1,4 +1,7 @@
-"""Render ``docs/scan.md`` from the rule docstrings: ``python -m rocport.scan.docgen [OUT]``."""
+"""Render ``docs/scan.md`` from the rule docstrings: ``python -m rocport.scan.docgen [OUT]``.
+
+The file may end in a section of reviewed findings on real trees, from ``REVIEW_MARKER`` on,
+which ``benchmarks/scan_review.py`` writes; rendering the rule reference keeps it."""
 
 from __future__ import annotations
 
@@ -50,6 +53,16 @@ Rule ids: `RP1xx` CUDA/HIP sources, `RP3xx` Python. A code is never reused.
 """
 
 
+#: The first line of the reviewed-findings section at the end of ``docs/scan.md``.
+REVIEW_MARKER = "<!-- Reviewed findings: written by `python benchmarks/scan_review.py --write`. -->"
+
+
+def split(text: str) -> tuple[str, str]:
+    """``docs/scan.md`` as (rule reference, reviewed-findings section or "")."""
+    head, marker, tail = text.partition("\n" + REVIEW_MARKER)
+    return (head, marker[1:] + tail) if marker else (text, "")
+
+
 def render() -> str:
     lines = [_INTRO]
     for rule in RULES:
@@ -76,7 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     if args:
         from rocport._fs import write_if_changed
 
-        write_if_changed(Path(args[0]), text)
+        out = Path(args[0])
+        review = split(out.read_text("utf-8"))[1] if out.is_file() else ""
+        write_if_changed(out, text + ("\n" + review if review else ""))
     else:
         sys.stdout.write(text)
 

@@ -29,3 +29,8 @@ def ptx_instructions() -> list[dict]:
 
 def architecture_features() -> list[dict]:
     return load("cuda_features")["architecture_features"]
+
+
+def nvidia_tools() -> dict:
+    """NVIDIA-only programs (and the NVIDIA kernel modules) -> what they are on AMD."""
+    return load("nvidia_tools")

@@ -24,10 +24,12 @@ from rocport.scan.rules.cuda import (
     warp_size_constant_32,
 )
 from rocport.scan.rules.python import (
+    bf16_needs_cuda_version,
     cuda_extension_build,
     cuda_only_package,
     cudnn_backend_setting,
     nvidia_smi_call,
+    nvidia_tool_call,
     raw_nvcc_call,
     tf_hides_gpus,
     torch_cuda_amp_deprecated,
@@ -61,6 +63,8 @@ RULES: tuple[Rule, ...] = (
     raw_nvcc_call.check.rule,  # RP306
     nvidia_smi_call.check.rule,  # RP307
     triton_nvidia_intrinsics.check.rule,  # RP308
+    nvidia_tool_call.check.rule,  # RP309
+    bf16_needs_cuda_version.check.rule,  # RP310
 )
 
 BY_ID: dict[str, Rule] = {r.id: r for r in RULES}

@@ -3,14 +3,18 @@
 ## What it does
 Flags assignments to `torch.backends.cudnn.benchmark`, `.deterministic`, `.enabled`,
 `.allow_tf32` and `.benchmark_limit`, and calls of `torch.backends.cudnn.version()` and
-`torch.backends.cudnn.flags(...)`, and says what each one does on an AMD GPU. The meanings live
-in `rocport/scan/data/torch_backends.json`.
+`torch.backends.cudnn.flags(...)`, and says what the value set does on an AMD GPU: a literal
+`True` or `False` gets the meaning of that value, any other expression the meaning of each.
+Values that keep the default and mean the same on MIOpen (`enabled = True`,
+`deterministic = False`) are not reported. The meanings live in
+`rocport/scan/data/torch_backends.json`.
 
 ## Why is this bad?
 On ROCm builds of PyTorch the `cudnn` backend is MIOpen. The flags still work but mean
-something else: `benchmark=True` runs MIOpen's exhaustive Find for every new shape,
-`allow_tf32` has no effect, `enabled=False` turns MIOpen off entirely, and `version()` returns
-MIOpen's version number, which breaks cuDNN version checks.
+something else: `benchmark=True` runs MIOpen's exhaustive Find for every new shape, and with
+`benchmark=False` MIOpen still runs a quicker Find and compiles kernels for each new shape;
+`allow_tf32` has no effect either way; `enabled=False` turns MIOpen off entirely; and
+`version()` returns MIOpen's version number, which breaks cuDNN version checks.
 
 ## Example
 ```python
@@ -47,7 +51,7 @@ def check(src: PythonSource) -> Iterator[Finding]:
     if "cudnn" not in src.text:
         return
     settings = tables.cudnn_settings()
-    for node in src.of_type(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call):
+    for node in src.of_type(ast.Assign, ast.AnnAssign, ast.Call):
         if isinstance(node, ast.Call):
             targets = [node.func]
         else:
@@ -60,15 +64,31 @@ def check(src: PythonSource) -> Iterator[Finding]:
             row = settings.get(attr)
             if row is None or (isinstance(node, ast.Call) != (attr in ("version", "flags"))):
                 continue
-            shown = (
-                f"{name}()"
-                if isinstance(node, ast.Call)
-                else f"{name} = {src.source_of(node.value)}"
-                if node.value is not None
-                else name
-            )
+            if isinstance(node, ast.Call):
+                shown, meaning = f"{name}()", (row["meaning"], row["hint"])
+            elif node.value is None:
+                continue  # a bare annotation sets nothing
+            else:
+                shown = f"{name} = {src.source_of(node.value)}"
+                meaning = _meaning(row, node.value)
+                if meaning is None:
+                    continue
+            text, hint = meaning
             yield src.node_finding(
-                target,
-                f"`{shown}`: {row['meaning']}",
-                src.hint(row["hint"][0].upper() + row["hint"][1:]),
+                target, f"`{shown}`: {text}", src.hint(hint[0].upper() + hint[1:])
             )
+
+
+def _meaning(row: dict, value: ast.expr) -> tuple[str, str] | None:
+    """(what the assigned value does on MIOpen, what to do), or None when it changes nothing
+    there: the meaning of a literal truth value, or of each value for an expression."""
+    values = row.get("values")
+    if values is None:
+        return row["meaning"], row["hint"]
+    if isinstance(value, ast.Constant) and isinstance(value.value, bool | int):
+        chosen = values["true" if value.value else "false"]
+        return None if chosen is None else (chosen["meaning"], chosen["hint"])
+    parts = [(key, row) for key, row in values.items() if row is not None]
+    text = "; ".join(f"when {key}, {row['meaning']}" for key, row in parts)
+    hint = "; ".join(f"if {key}: {row['hint']}" for key, row in parts)
+    return text, hint

@@ -1,7 +1,9 @@
 """RP307 nvidia-smi-call: a hard-coded `nvidia-smi` call.
 
 ## What it does
-Flags `subprocess`/`os` calls whose program is `nvidia-smi`, and `shutil.which("nvidia-smi")`.
+Flags `subprocess`/`os` calls that run `nvidia-smi` (an argument list, a shell string such as
+`watch -n 1 nvidia-smi` or `free -g; nvidia-smi`, `sudo nvidia-smi`, `bash -c "..."`, or a
+variable assigned in the same file), and `shutil.which("nvidia-smi")`.
 
 ## Why is this bad?
 `nvidia-smi` does not exist on AMD machines, so GPU discovery, memory checks and monitoring
@@ -31,7 +33,7 @@ from collections.abc import Iterator
 from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
-from rocport.scan.rules.python._process import program, which_target
+from rocport.scan.rules.python._process import runs, which_target
 
 PROGRAM = "nvidia-smi"
 
@@ -41,7 +43,7 @@ def check(src: PythonSource) -> Iterator[Finding]:
     if PROGRAM not in src.text:
         return
     for call in src.of_type(ast.Call):
-        if program(src, call) == PROGRAM or which_target(src, call) == PROGRAM:
+        if runs(src, call, PROGRAM) or which_target(src, call) == PROGRAM:
             yield src.node_finding(
                 call,
                 "calls `nvidia-smi`, which AMD machines do not have",

@@ -1,7 +1,8 @@
 """RP306 raw-nvcc-call: a Python script that runs `nvcc` itself.
 
 ## What it does
-Flags `subprocess`/`os` calls whose program is `nvcc` (an argument list or a command string),
+Flags `subprocess`/`os` calls that run `nvcc` (an argument list, a command string, also past
+`sudo`/`env` and inside `bash -c`, or a variable assigned in the same file),
 and `shutil.which("nvcc")` / `find_executable("nvcc")` look-ups, typically in `setup.py` or
 build helpers.
 
@@ -33,7 +34,7 @@ from collections.abc import Iterator
 from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
-from rocport.scan.rules.python._process import program, which_target
+from rocport.scan.rules.python._process import runs, which_target
 
 PROGRAM = "nvcc"
 
@@ -43,7 +44,7 @@ def check(src: PythonSource) -> Iterator[Finding]:
     if PROGRAM not in src.text:
         return
     for call in src.of_type(ast.Call):
-        if program(src, call) == PROGRAM:
+        if runs(src, call, PROGRAM):
             yield src.node_finding(
                 call,
                 "runs `nvcc`, which does not exist on ROCm machines",

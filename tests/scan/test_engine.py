@@ -132,7 +132,7 @@ def test_a_scan_makes_no_reference_cycles(tmp_path: Path) -> None:
 def test_left_operand_by_regex_matches_the_step_by_step_walk(before: str, window: int) -> None:
     """RP103 matches the operand before ``% 32`` with one backwards regex in a window; it
     must agree with the walk one step at a time whatever the window cuts."""
-    from rocport.scan.rules.cuda import lane_math_32
+    from rocport.scan.rules.cuda import _lane_math as lane_math_32
 
     code = before + " % 32"
     op = len(before) + 1

@@ -1,19 +1,27 @@
 """RP103 lane-math-32: lane or warp index computed with the constant 32.
 
 ## What it does
-In device code, flags `x % 32`, `x & 31` (or `& 0x1f`), `x / 32` and `x >> 5` where `x` is a
-thread, lane or warp index (`threadIdx.x`, `tid`, `lane`, `blockDim.x`, `idx`, ...).
+In device code that uses cross-lane operations (shuffles, votes, warp reductions), flags
+`x % 32`, `x & 31` (or `& 0x1f`), `x / 32` and `x >> 5` where `x` is a thread, lane or warp
+index (`threadIdx.x`, `tid`, `lane`, `blockDim.x`, `idx`, ...). It is a warning where the same
+kernel (the kernel and the `__device__` functions it calls in the file) also assumes
+`warpSize` or 64 lanes elsewhere, and a note where every warp spot of the kernel assumes 32
+lanes. Arithmetic in kernels without cross-lane operations (`n = tid / 32` to tile data) is
+not reported. It also reports, as an error, a launch whose grid is sized `N / 32` for a kernel
+that covers `blockIdx.x * warpSize` elements per block.
 
 ## Why is this bad?
-These expressions compute "lane within the warp" and "warp within the block" for 32-lane warps.
-On a 64-lane AMD wavefront, lanes 32-63 get the same lane ids as lanes 0-31 and two hardware
-wavefronts' worth of threads are numbered as one, so per-warp shared-memory slots collide and
-warp-level reductions combine the wrong values. Nothing fails to compile.
+Code that uses 32 everywhere computes the same on a 64-lane wavefront: each wavefront holds two
+32-lane groups, and the lane ids, warp ids, shuffle trees and per-warp slots all agree. Code
+that mixes widths does not: with `lane = tid % warpSize` but `warp = tid >> 5` (or a shuffle
+loop from 16), lanes 32-63 store into the wrong warp slot or their partial sums are dropped (a
+block maximum of 0.0 instead of 5.0). A grid of `N / 32` blocks for a kernel whose blocks cover
+`warpSize` (64) columns each starts half of its blocks past the end of the data.
 
 ## Example
 ```cuda
-int lane = threadIdx.x % 32;
-int warp = threadIdx.x / 32;
+int lane = threadIdx.x % warpSize;
+int warp = threadIdx.x >> 5;
 ```
 Use instead:
 ```cuda
@@ -22,11 +30,13 @@ int warp = threadIdx.x / warpSize;
 ```
 
 ## Fix safety
-`% 32`, `/ 32` and `& 31` become `% warpSize`, `/ warpSize` and `& (warpSize - 1)`: safe, since
-`warpSize` is 32 on NVIDIA GPUs the result there is unchanged. `x >> 5` becomes `x / warpSize`
-only where the expression stands alone (between `(`, `=`, `,`, `[` ... and `)`, `;`, `,`,
-`]` ...), so that changing the operator cannot change the precedence; elsewhere the fix is shown
-but not applied.
+The fix changes every 32-lane spot of the kernel together (`% 32`, `/ 32` and `& 31` to
+`% warpSize`, `/ warpSize` and `& (warpSize - 1)`, an isolated `x >> 5` to `x / warpSize`,
+shuffle loops from 16 to `warpSize / 2`), or is not offered: one spot changed alone makes the
+kernel mixed. It is not offered where a spot has no mechanical rewrite or another literal 32
+ties data to 32 lanes. Safe in a mixed kernel (`warpSize` is 32 on NVIDIA GPUs); unsafe in a
+consistent 32-lane kernel, where it only moves the code to the full 64-lane wavefront. The grid
+size has no automatic fix (host code has no `warpSize`; query `deviceProp.warpSize`).
 """
 
 from __future__ import annotations
@@ -35,24 +45,14 @@ import re
 from collections.abc import Iterator
 
 from rocport._diagnostics import Applicability, Finding, Severity
-from rocport.scan.context import CudaSource, word_start
+from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
+from rocport.scan.rules.cuda._lane_math import lane_math
+from rocport.scan.rules.cuda._warp_model import model_at, models
 
-#: each operator with its constant, one pattern per operator so that each starts with the
-#: operator (a pattern starting with an alternation is tried at every character); the left
-#: operand is found by searching backwards from the operator
-_OP_CONSTANTS = {
-    op: re.compile(rf"(?P<op>{re.escape(op)})(?!=)\s*(?P<num>{num})[uU]?(?![\w.])")
-    for op, num in (("%", "32"), ("/", "32"), ("&", "0[xX]1[fF]|31"), (">>", "5"))
-}
-#: operators rare enough in code that trying the pattern at each one (found with ``str.find``)
-#: beats a regex search; ``&`` is too common, and ``>>`` is also in every ``<<<...>>>`` launch
-_FOUND_OPERATORS = ("%", "/")
-_SEARCHED_OPERATORS = ("&", ">>")
-_SPACE = " \t\r\n"
-_INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
-_BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
-_AFTER_ISOLATED = re.compile(r"\s*[);,\]?:}]")
+#: a kernel whose blocks cover ``warpSize`` elements each
+_COVERS_WARPSIZE = re.compile(r"blockIdx\.x\s*\*\s*warpSize\b|\bwarpSize\s*\*\s*blockIdx\.x")
+_GRID_32 = re.compile(r"/\s*32[uU]?(?![\w.])|\bCEIL_DIV\s*\([^;]*,\s*32[uU]?\s*\)")
 
 
 @rule(
@@ -63,129 +63,66 @@ _AFTER_ISOLATED = re.compile(r"\s*[);,\]?:}]")
     fix=FixAvailability.SOMETIMES,
 )
 def check(src: CudaSource) -> Iterator[Finding]:
-    code = src.code
     if not src.functions:
         return
-    matches = [match for op in _SEARCHED_OPERATORS for match in _OP_CONSTANTS[op].finditer(code)]
-    for op in _FOUND_OPERATORS:
-        matches += src.matches_from(_OP_CONSTANTS[op], src.find_all(op))
-    for match in sorted(matches, key=re.Match.start):
-        at = match.start()
-        if (code[at] == "&" and code[at - 1 : at] == "&") or src.function_at(at) is None:
-            continue
-        lhs_start, lhs_end = _left_operand(code, at)
-        if lhs_start < 0:
-            continue
-        lhs = code[lhs_start:lhs_end]
-        if _INDEX_NAME.search(lhs):
-            op, num = match.group("op", "num")
-            yield _finding(src, match, op, num.lower(), lhs.strip(), lhs_start)
-
-
-def _finding(
-    src: CudaSource, match: re.Match[str], op: str, num: str, lhs: str, lhs_start: int
-) -> Finding:
-    op_start, num_end = match.start("op"), match.end()
-    expr = f"{lhs} {op} {match.group('num')}"
-    meaning = "lane index" if op in ("%", "&") else "warp index"
-    message = f"`{expr}` computes a {meaning} for 32-lane warps; AMD wavefronts have 64 lanes"
-    if op in ("%", "/"):
-        fix = src.replace(match.start("num"), num_end, "warpSize", f"Use `{lhs} {op} warpSize`")
-    elif op == "&":
-        fix = src.replace(
-            match.start("num"), num_end, "(warpSize - 1)", f"Use `{lhs} & (warpSize - 1)`"
-        )
-    else:
-        code = src.code
-        isolated = _BEFORE_ISOLATED.search(
-            code, max(0, lhs_start - 12), lhs_start
-        ) and _AFTER_ISOLATED.match(code, num_end)
-        applicability = Applicability.SAFE
-        fix = (
-            src.replace(op_start, num_end, "/ warpSize", f"Use `{lhs} / warpSize`", applicability)
-            if isolated
-            else src.hint(f"Use `({lhs}) / warpSize`")
-        )
-    return src.finding(lhs_start, message, fix)
-
-
-#: how far back :func:`_left_operand` matches an ``a.b->c`` chain with one regex
-_CHAIN_WINDOW = 160
-#: an ``a.b->c`` chain and the blanks after it, backwards: each name is a whole word that
-#: does not start with a digit
-_NAME_BACKWARDS = r"\w*[^\W\d](?!\w)"
-_CHAIN_BACKWARDS = re.compile(
-    rf"[ \t\r\n]*({_NAME_BACKWARDS}(?:[ \t\r\n]*(?:\.|>-)[ \t\r\n]*{_NAME_BACKWARDS})*)"
-)
-
-#: characters before a chain (blanks, ``.``, the ``>`` of ``->``) after which it may go on
-_MAY_CONTINUE = frozenset(" \t\r\n.>")
-#: what the step-by-step walk looks at before a chain: blanks, a link, blanks, a word
-_CONTINUATION = re.compile(r"[ \t\r\n]*(?:\.|>-?)?[ \t\r\n]*\w*")
-
-
-def _left_operand(code: str, op: int) -> tuple[int, int]:
-    """Span of the operand before the operator at ``op``: ``a.b->c`` or ``( ... )``."""
-    low = max(0, op - _CHAIN_WINDOW)
-    backwards = code[low:op][::-1]
-    chain = _CHAIN_BACKWARDS.match(backwards)
-    if chain is not None:
-        end = chain.end()
-        before = backwards[end : end + 1]
-        if (
-            low == 0
-            or (before and before not in _MAY_CONTINUE)
-            or _CONTINUATION.match(backwards, end).end() < len(backwards)
-        ):  # what could continue the chain lies inside the window: it is the whole chain
-            return op - end, op - chain.start(1)
-    rest = backwards.lstrip(_SPACE)
-    if chain is None and rest and not rest[0].isalnum() and not rest.startswith(("_", ")")):
-        return -1, -1  # neither a name (maybe cut by the window) nor ( ... ) before it
-    return _left_operand_by_steps(code, op)
-
-
-def _left_operand_by_steps(code: str, op: int) -> tuple[int, int]:
-    """:func:`_left_operand`, one step at a time (for ``( ... )`` and long chains)."""
-    end = _skip_space_back(code, op)
-    if end and code[end - 1] == ")":
-        return _open_paren(code, end - 1), end
-    start = _word_start(code, end)
-    if start == end:
-        return -1, -1
-    while True:
-        before = _skip_space_back(code, start)
-        if code[before - 1 : before] == ".":
-            link = before - 1
-        elif code[before - 2 : before] == "->":
-            link = before - 2
+    for item in lane_math(src):
+        model = model_at(src, item.lhs_start)
+        if model is None or not model.cross_lane:
+            continue  # no cross-lane operation: the arithmetic does not depend on the warp
+        expr = f"{item.lhs} {item.op} {item.match.group('num')}"
+        meaning = "lane index" if item.op in ("%", "&") else "warp index"
+        if model.mixed:
+            yield src.finding(
+                item.lhs_start,
+                f"`{expr}` computes a {meaning} for 32-lane warps, {model.disagreement()}: "
+                "on a 64-lane wavefront they disagree",
+                model.group_fix(Applicability.SAFE) or model.hint(),
+            )
         else:
-            return start, end
-        previous_end = _skip_space_back(code, link)
-        previous = _word_start(code, previous_end)
-        if previous == previous_end:
-            return start, end
-        start = previous
+            yield src.finding(
+                item.lhs_start,
+                f"`{expr}` computes a {meaning} for 32-lane warps; every warp spot of "
+                f"`{model.name}` assumes 32 lanes, so it computes the same on a 64-lane wavefront",
+                model.group_fix(Applicability.UNSAFE) or model.hint(),
+                severity=Severity.NOTE,
+            )
+    yield from _grids(src)
 
 
-def _skip_space_back(code: str, pos: int) -> int:
-    while pos > 0 and code[pos - 1] in _SPACE:
-        pos -= 1
-    return pos
-
-
-def _word_start(code: str, end: int) -> int:
-    """Start of the identifier ending at ``end`` (``end`` itself when there is none)."""
-    start = word_start(code, end)
-    return end if start < end and code[start].isdigit() else start
-
-
-def _open_paren(code: str, close: int) -> int:
-    depth = 0
-    for index in range(close, max(-1, close - 400), -1):
-        if code[index] == ")":
-            depth += 1
-        elif code[index] == "(":
-            depth -= 1
-            if depth == 0:
-                return index
-    return -1
+def _grids(src: CudaSource) -> Iterator[Finding]:
+    """Launches with a grid of ``N / 32`` blocks of kernels that cover ``warpSize`` per block."""
+    if not src.has("<<<"):
+        return
+    code = src.code
+    covering = {
+        f.name
+        for model in models(src)
+        for f in model.functions
+        if f.is_kernel and _COVERS_WARPSIZE.search(code, *f.body)
+    }
+    if not covering:
+        return
+    for at in src.find_all("<<<"):
+        name = re.search(r"(\w+)\s*(?:<[^<>;]*>)?\s*$", code[max(0, at - 200) : at])
+        if name is None or name.group(1) not in covering:
+            continue
+        grid_end = code.find(",", at)
+        grid = code[at + 3 : grid_end].strip() if grid_end != -1 else ""
+        where, text = at + 3, grid
+        if re.fullmatch(r"[A-Za-z_]\w*", grid):
+            assignment = re.compile(rf"\b{re.escape(grid)}\s*=\s*([^;=][^;]*);")
+            found = list(assignment.finditer(code, max(0, at - 4000), at))
+            if not found:
+                continue
+            assigned = found[-1]
+            where, text = assigned.start(1), assigned.group(1).strip()
+        if not _GRID_32.search(text):
+            continue
+        yield src.finding(
+            where,
+            f"grid of `{text}` blocks for `{name.group(1)}`, whose blocks cover "
+            "`blockIdx.x * warpSize` elements: with 64-lane wavefronts the blocks past the "
+            "half start beyond the data (out-of-bounds reads and writes)",
+            src.hint("Size the grid by the device's warp size (`deviceProp.warpSize`)"),
+            severity=Severity.ERROR,
+        )

@@ -3,28 +3,40 @@
 ## What it does
 Flags loops whose body shuffles (`__shfl*`, `tile.shfl*`) and whose header starts a halving
 offset at 16 (`for (int o = 16; o > 0; o /= 2)`, `o >>= 1`), or doubles an offset while it stays
-below 32 (`for (int o = 1; o < 32; o *= 2)`).
+below 32 (`for (int o = 1; o < 32; o *= 2)`). It is an error only where the kernel mixes warp
+widths: the loop reduces 32 lanes while another spot of the same kernel (the kernel and the
+`__device__` functions it calls in the file) uses `warpSize` or 64. Where every warp spot of
+the kernel assumes 32 lanes (lane `% 32`, warp `/ 32`, a warp-size macro of 32, widths and
+tiles of 32), it is a note.
 
 ## Why is this bad?
-A tree reduction over a 64-lane wavefront needs offsets 32, 16, ..., 1. Starting at 16 combines
-each half of the wavefront separately: lane 0 ends up with the sum of lanes 0-31 only, and the
-result is silently wrong by the other half. Scans that stop below 32 leave lanes 32-63 without
-the contribution of the lower half.
+A tree reduction over a 64-lane wavefront needs offsets 32, 16, ..., 1; from 16 it combines
+each 32-lane half of the wavefront separately. That is right when the rest of the kernel also
+treats 32 lanes as its warp (each 64-lane wavefront then holds two such warps, and every lane
+gets the same value as on NVIDIA GPUs). It is wrong when the lane 0 that stores the result is
+lane 0 of the 64-lane wavefront (`threadIdx.x % warpSize == 0`): the sum of lanes 32-63 is lost.
 
 ## Example
 ```cuda
 for (int offset = 16; offset > 0; offset /= 2)
-    v += __shfl_down_sync(0xffffffff, v, offset);
+    v += __shfl_down(v, offset);
+if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
 ```
 Use instead:
 ```cuda
 for (int offset = warpSize / 2; offset > 0; offset /= 2)
-    v += __shfl_down_sync(0xffffffffffffffffULL, v, offset);
+    v += __shfl_down(v, offset);
+if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
 ```
 
 ## Fix safety
-Safe: `warpSize / 2` is 16 and `warpSize` is 32 on NVIDIA GPUs, so the loop is unchanged there,
-and covers the full wavefront on AMD GPUs.
+The fix changes every 32-lane spot of the kernel together (loop starts to `warpSize / 2`, lane
+math to `% warpSize` and `/ warpSize`, shuffle widths of 32 to `warpSize`), or is not offered:
+changing the loop alone doubles or quadruples block sums where the lane math stays at 32. It is
+not offered where a spot has no mechanical rewrite (a warp-size macro, a tile of 32, a
+non-isolated `>> 5`) or another literal 32 ties data to 32 lanes (`32 * n`). In a mixed kernel
+it is safe: `warpSize` is 32 on NVIDIA GPUs. In a consistent 32-lane kernel it is unsafe: it
+only moves the code to the full 64-lane wavefront (the results stay the same).
 """
 
 from __future__ import annotations
@@ -32,23 +44,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rocport._diagnostics import Finding, Severity
+from rocport._diagnostics import Applicability, Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
-from rocport.scan.rules.cuda._warp import SHUFFLE
+from rocport.scan.rules.cuda._warp_model import model_at, shuffle_loop
 
 _FOR = re.compile(r"for\s*\(")
-_DOWN = re.compile(
-    r"^\s*(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
-    r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<start>16)[uU]?\s*;[^;]*;\s*"
-    r"(?:(?P=var)\s*(?:/=\s*2|>>=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:/\s*2|>>\s*1))\s*$"
-)
-_UP = re.compile(
-    r"^\s*(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
-    r"(?P<var>[A-Za-z_]\w*)\s*=\s*1[uU]?\s*;\s*(?P=var)\s*(?P<cmp><=?)\s*(?P<limit>32|16)[uU]?\s*;"
-    r"\s*(?:(?P=var)\s*(?:\*=\s*2|<<=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:\*\s*2|<<\s*1))\s*$"
-)
-
 
 #: the ``16;``/``32;`` of ``= 16;``, ``< 32;`` or ``<= 16;`` in ``_DOWN``/``_UP``
 _BOUNDS = (re.compile(r"16[uU]?\s*;"), re.compile(r"32[uU]?\s*;"))
@@ -73,47 +74,48 @@ def _may_fire(src: CudaSource) -> bool:
     name="shuffle-loop-from-16",
     severity=Severity.ERROR,
     language=Language.CUDA,
-    fix=FixAvailability.ALWAYS,
+    fix=FixAvailability.SOMETIMES,
     triggers=("shfl",),
     gate=_may_fire,
 )
 def check(src: CudaSource) -> Iterator[Finding]:
     code = src.code
     for head in _FOR.finditer(code):
-        if not src.starts_word(head.start()):
+        found = shuffle_loop(src, head)
+        if found is None:
             continue
-        close = src.paren_end(head.end() - 1)
-        header_start = head.end()
-        header = code[header_start:close] if close > 0 else ""
-        down, up = _DOWN.match(header), _UP.match(header)
-        if not (down or up):
+        match, base, kind = found
+        if kind == "down" and match.group("start") != "16":
             continue
-        loop = src.loop_at(head.start(), "for", head.end() - 1)
-        if loop is None or not SHUFFLE.search(code, *loop.body):
-            continue
-        if down:
-            start, end = header_start + down.start("start"), header_start + down.end("start")
+        if kind == "down":
+            start = base + match.start("start")
+            what = "shuffle loop starts at offset 16, which reduces 32 lanes"
+        else:
+            start = base + match.start("limit")
+            what = (
+                f"shuffle loop stops at `{match.group('cmp')} {match.group('limit')}`, which "
+                "covers 32 lanes"
+            )
+        model = model_at(src, start)
+        if model is not None and model.mixed:
             yield src.finding(
                 start,
-                "shuffle loop starts at offset 16, which reduces 32 lanes; a 64-wide "
-                "wavefront needs offsets from 32",
-                src.replace(start, end, "warpSize / 2", "Start at `warpSize / 2`"),
+                f"{what}, {model.disagreement()}: on a 64-lane wavefront they disagree",
+                model.group_fix(Applicability.SAFE) or model.hint(),
             )
-            continue
-        if up:
-            start, end = header_start + up.start("limit"), header_start + up.end("limit")
-            limit = (
-                "warpSize"
-                if (up.group("cmp"), up.group("limit")) == ("<", "32")
-                else "warpSize / 2"
-                if (up.group("cmp"), up.group("limit")) == ("<=", "16")
-                else None
-            )
-            if limit is None:
-                continue
+        elif model is not None:
             yield src.finding(
                 start,
-                f"shuffle loop stops at `{up.group('cmp')} {up.group('limit')}`, which "
-                "covers 32 lanes; a 64-wide wavefront needs offsets up to 32",
-                src.replace(start, end, limit, f"Bound the loop by `{limit}`"),
+                f"{what}; every warp spot of `{model.name}` assumes 32 lanes, so it computes "
+                "the same on a 64-lane wavefront (two 32-lane groups per wavefront)",
+                model.group_fix(Applicability.UNSAFE) or model.hint(),
+                severity=Severity.NOTE,
+            )
+        else:
+            yield src.finding(
+                start,
+                f"{what}; a 64-lane wavefront needs offsets from 32 where the rest of the code "
+                "uses 64-lane warps",
+                src.hint("Start at `warpSize / 2` together with the lane math"),
+                severity=Severity.NOTE,
             )

@@ -7,11 +7,12 @@ or constant with that value) passed to `__shfl*_sync`, `__ballot_sync`, `__any_s
 literals passed to them.
 
 ## Why is this bad?
-AMD CDNA GPUs (MI100, MI200, MI300) run wavefronts of 64 lanes, and HIP's `*_sync` intrinsics
-take a 64-bit mask. A 32-bit full mask names only lanes 0-31: lanes 32-63 are left out of the
-shuffle or vote, and HIP 6.2+ rejects a mask whose type is not 64 bits wide
-(`static_assert(sizeof(MaskT) == 8)`). Where the code compiles, the reduction silently drops half
-of the wavefront.
+HIP's `*_sync` intrinsics take a 64-bit mask, one bit per lane of a 64-lane wavefront, and
+HIP 6.2 and later reject any other mask type at compile time: `static_assert(sizeof(MaskT) ==
+8, "The mask must be a 64-bit integer. ...")` in `hip/amd_detail/amd_warp_sync_functions.h`
+(HIP 6.2-6.4 declare these intrinsics only with `-DHIP_ENABLE_WARP_SYNC_BUILTINS`; HIP 7 by
+default). A mask that a project's own HIP header drops (a vendor header that defines
+`__shfl_sync(mask, ...)` as the mask-free `__shfl(...)`) is not reported.
 
 ## Example
 ```cuda
@@ -45,6 +46,7 @@ from rocport.scan.rules.cuda._warp import (
     MASKED_CALL_STARTS,
     first_argument,
 )
+from rocport.scan.rules.cuda._warp_model import tree_facts
 
 
 @rule(
@@ -62,8 +64,9 @@ def check(src: CudaSource) -> Iterator[Finding]:
     for word in MASKED_CALL_STARTS:
         starts += src.find_all(word)
     starts.sort()
+    dropped = tree_facts(src.path).mask_free
     for call in src.matches_from(MASKED_CALL, starts):
-        if not src.starts_word(call.start()):
+        if not src.starts_word(call.start()) or call.group(1) in dropped:
             continue
         start, end = first_argument(code, call.end() - 1)
         mask = code[start:end]
@@ -73,14 +76,15 @@ def check(src: CudaSource) -> Iterator[Finding]:
         if FULL_MASK_32.fullmatch(mask):
             yield src.finding(
                 start,
-                f"`{intrinsic}` gets the 32-lane mask `{mask}`; lanes 32-63 of a 64-wide "
-                "wavefront are left out",
+                f"`{intrinsic}` gets the 32-bit mask `{mask}`; HIP 6.2+ takes a 64-bit mask "
+                "and rejects this one at compile time",
                 src.replace(start, end, FULL_MASK_64, f"Use the 64-bit full mask `{FULL_MASK_64}`"),
             )
         elif MASK_LITERAL_32.fullmatch(mask):
             yield src.finding(
                 start,
-                f"`{intrinsic}` gets the 32-bit lane mask `{mask}`; HIP masks are 64 bits wide",
+                f"`{intrinsic}` gets the 32-bit lane mask `{mask}`; HIP 6.2+ takes a 64-bit "
+                "mask and rejects this one at compile time",
                 src.hint("Rewrite the mask for 64 lanes as an `unsigned long long`"),
             )
         elif mask.isidentifier() and mask not in fixed_names:
@@ -90,8 +94,8 @@ def check(src: CudaSource) -> Iterator[Finding]:
                 fixed_names.add(mask)
                 yield src.finding(
                     start,
-                    f"`{intrinsic}` gets `{mask}` = `{definition.group(2)}`, a 32-lane "
-                    "mask; lanes 32-63 of a 64-wide wavefront are left out",
+                    f"`{intrinsic}` gets `{mask}` = `{definition.group(2)}`, a 32-bit mask; "
+                    "HIP 6.2+ takes a 64-bit mask and rejects this one at compile time",
                     src.replace(
                         *definition.span(2), FULL_MASK_64, f"Define `{mask}` as `{FULL_MASK_64}`"
                     ),
@@ -101,6 +105,7 @@ def check(src: CudaSource) -> Iterator[Finding]:
                 yield src.finding(
                     start,
                     f"`{intrinsic}` gets the constant `{mask}` = "
-                    f"`{constant.group(2).strip()}`, a 32-lane mask",
+                    f"`{constant.group(2).strip()}`, a 32-bit mask; HIP 6.2+ rejects it at "
+                    "compile time",
                     src.hint(f"Declare `{mask}` as `unsigned long long` = `{FULL_MASK_64}`"),
                 )

@@ -3,7 +3,8 @@
 ## What it does
 Flags the result of `__activemask()`, `__ballot_sync()`, `__ballot()`, `__match_*_sync()` or a
 `__lanemask_*()` call stored in a 32-bit variable (`unsigned`, `int`, `uint32_t`), and those
-results counted or searched with the 32-bit `__popc`/`__ffs`/`__clz`.
+results counted or searched with the 32-bit `__popc`/`__ffs`/`__clz`, also through a cast
+(`__popc((unsigned)__ballot(p))`), and a cast of such a result to 32 bits.
 
 ## Why is this bad?
 In HIP these intrinsics return `unsigned long long`: one bit per lane of a 64-lane wavefront.
@@ -34,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rocport._diagnostics import Applicability, Finding, Severity
+from rocport._diagnostics import Applicability, Edit, Finding, Fix, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._warp import MASK_PRODUCER
@@ -45,8 +46,11 @@ _DECLARATION = re.compile(
     r"(?<![\w])(?P<type>(?:unsigned\s+int|unsigned(?!\s+(?:long|char|short))|uint32_t|uint|int32_t|"
     r"(?<!long\s)int))\s+(?P<name>[A-Za-z_]\w*)\s*=\s*$"
 )
-#: ``__popc(`` right before the call
-_NARROW_BIT_OP = re.compile(r"(?<![\w])(?P<op>__popc|__ffs|__clz)\s*\(\s*$")
+_NARROW = r"\(\s*(?:unsigned(?:\s+int)?|uint32_t|uint|int|int32_t)\s*\)\s*"
+#: ``__popc(`` (and maybe a cast to 32 bits) right before the call
+_NARROW_BIT_OP = re.compile(rf"(?<![\w])(?P<op>__popc|__ffs|__clz)\s*\(\s*(?P<cast>{_NARROW})?$")
+#: a cast to 32 bits right before the call
+_CAST = re.compile(rf"(?P<cast>{_NARROW})$")
 _WIDE = {
     "__popc": ("__popcll", Applicability.SAFE),
     "__ffs": ("__ffsll", Applicability.SAFE),
@@ -85,8 +89,23 @@ def check(src: CudaSource) -> Iterator[Finding]:
         match = _NARROW_BIT_OP.search(code, window, call.start())
         if match:
             wide, applicability = _WIDE[match.group("op")]
+            edits = [Edit(*match.span("op"), wide)]
+            cast = match.group("cast")
+            if cast:
+                edits.append(Edit(*match.span("cast"), ""))
+            via = f" through the cast `{cast.strip()}`" if cast else ""
+            title = f"Use `{wide}`" + (" without the cast" if cast else "")
             yield src.finding(
                 match.start("op"),
-                f"`{match.group('op')}` reads 32 bits of the 64-bit lane mask from `{name}()`",
-                src.replace(*match.span("op"), wide, f"Use `{wide}`", applicability),
+                f"`{match.group('op')}` reads 32 bits of the 64-bit lane mask from `{name}()`{via}",
+                Fix(title, tuple(edits), applicability),
+            )
+            continue
+        match = _CAST.search(code, window, call.start())
+        if match:
+            yield src.finding(
+                match.start("cast"),
+                f"`{match.group('cast').strip()}` truncates the 64-bit lane mask from "
+                f"`{name}()` to lanes 0-31",
+                src.hint("Keep the mask as `unsigned long long`"),
             )

@@ -3,45 +3,52 @@
 ## What it does
 Flags `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;` and similar definitions whose name
 says "warp size" (`WARP_SIZE`, `warp_size`, `kWarpSize`, `THREADS_PER_WARP`, `LANES_PER_WARP`,
-`WAVE_SIZE`, ...).
+`WAVE_SIZE`, ...), as a note. The warp model of the other rules resolves such a name (here or
+in another header of the tree) as a 32-lane spot.
 
 ## Why is this bad?
-Every use of the name inherits the 32-lane assumption: lane ids, warp counts, shuffle loop
-bounds and per-warp buffers are all sized for half of an AMD CDNA wavefront (64 lanes). HIP
-provides `warpSize` (a compile-time constant in device code up to ROCm 6.4) for this.
+It is not wrong by itself: code that uses the name everywhere (lane ids, warp counts, shuffle
+widths, per-warp slots) treats each 64-lane AMD wavefront as two 32-lane warps and computes the
+same results. It is wrong where the same kernel also uses `warpSize` or 64, which the other warp
+rules report. Moving to 64-lane warps (for speed) means changing the definition together with
+every shuffle loop, block shape and grid size that depends on it, as ROCm ports of such code do
+(`#define WARP_SIZE 64` under a wave64 switch, with the shuffle loops and `dim3` shapes).
 
 ## Example
 ```cuda
 #define WARP_SIZE 32
 ```
-Use instead:
+Use instead (when the code should use whole wavefronts):
 ```cuda
-#define WARP_SIZE warpSize
+#if defined(__HIP_PLATFORM_AMD__) && __AMDGCN_WAVEFRONT_SIZE == 64
+#define WARP_SIZE 64
+#else
+#define WARP_SIZE 32
+#endif
 ```
 
 ## Fix safety
-Unsafe: the name may be used in host code, in template arguments or in `__shared__` array
-sizes, where `warpSize` is not available or not a constant (ROCm 7 makes `warpSize` a run-time
-value). Review every use before applying; code that needs a compile-time bound can use 64 (the
-widest wavefront) instead.
+No automatic fix: changing the definition alone breaks code that pairs it with a shuffle loop
+from 16 (block sums come out 4 times too large) or a block shape like `dim3(4, 8)` sized for
+32 lanes; `warpSize` is not a constant in host code or array sizes (ROCm 7 makes it a run-time
+value).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rocport._diagnostics import Applicability, Finding, Severity
+from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
-from rocport.scan.registry import FixAvailability, Language, rule
+from rocport.scan.registry import Language, rule
 from rocport.scan.rules.cuda._warp import WARP_SIZE_NAME
 
 
 @rule(
     id="RP104",
     name="warp-size-constant-32",
-    severity=Severity.WARNING,
+    severity=Severity.NOTE,
     language=Language.CUDA,
-    fix=FixAvailability.ALWAYS,
     triggers=("32",),
 )
 def check(src: CudaSource) -> Iterator[Finding]:
@@ -50,12 +57,10 @@ def check(src: CudaSource) -> Iterator[Finding]:
             value = match.group(2).strip()
             if value.strip("()").rstrip("uU") != "32" or not WARP_SIZE_NAME.match(name):
                 continue
-            start = match.start(2) + match.group(2).index("32")
-            end = start + len(value.strip("()"))
             yield src.finding(
                 match.start(1),
-                f"{kind} `{name}` fixes the warp size at 32; AMD CDNA wavefronts have 64 lanes",
-                src.replace(
-                    start, end, "warpSize", f"Define `{name}` as `warpSize`", Applicability.UNSAFE
-                ),
+                f"{kind} `{name}` fixes the warp size at 32: code that uses it everywhere "
+                "treats a 64-lane AMD wavefront as two 32-lane warps (same results); moving to "
+                "64 changes every use and launch shape with it",
+                src.hint(f"Keep `{name}` consistent, or change it with every use together"),
             )

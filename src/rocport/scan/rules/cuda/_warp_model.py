@@ -1,0 +1,495 @@
+"""The warp model of a file: which warp width each warp-related spot of a kernel assumes.
+
+A model is one kernel (a ``__global__`` function) together with the ``__device__`` functions
+it calls in the same file, or a set of ``__device__`` functions that call each other (joined
+wherever two share a function). Each spot says which width it assumes: ``32`` (a literal 32 in
+lane math, a shuffle loop from 16, a shuffle width or tile of 32, a warp-size macro that is 32,
+here or in another header of the tree), ``warpSize`` or ``64``. Code that uses 32 everywhere
+computes the same on a 64-lane wavefront (each wavefront holds two 32-lane groups); only a
+model that mixes widths breaks. A fix moves every 32-lane spot of a model to ``warpSize``
+together, or is not offered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from dataclasses import dataclass, field
+
+from rocport._diagnostics import Applicability, Edit, Fix
+from rocport.scan import cexpr
+from rocport.scan.context import CudaSource, Function
+from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
+from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
+
+W32, WARPSIZE, W64 = "32", "warpSize", "64"
+
+_FOR = re.compile(r"for\s*\(")
+_LOOP_TYPES = r"(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
+#: a halving loop from 16 (32 lanes) or 32 (64 lanes)
+DOWN_LOOP = re.compile(
+    rf"^\s*{_LOOP_TYPES}(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<start>16|32)[uU]?\s*;[^;]*;\s*"
+    r"(?:(?P=var)\s*(?:/=\s*2|>>=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:/\s*2|>>\s*1))\s*$"
+)
+#: a doubling loop that stays below 32 lanes
+UP_LOOP = re.compile(
+    rf"^\s*{_LOOP_TYPES}(?P<var>[A-Za-z_]\w*)\s*=\s*1[uU]?\s*;\s*(?P=var)\s*(?P<cmp><=?)\s*"
+    r"(?P<limit>32|16)[uU]?\s*;"
+    r"\s*(?:(?P=var)\s*(?:\*=\s*2|<<=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:\*\s*2|<<\s*1))\s*$"
+)
+_UP_LIMIT = {("<", "32"): "warpSize", ("<=", "16"): "warpSize / 2"}
+_WARP_NAME = re.compile(
+    r"(?i)\b(?:k_?|c_?)?(?:warp_?size|warp_?sz|warp_?width|warp_?len|lanes?_?per_?warp|"
+    r"threads?_?per_?warp|num_?lanes|n_?lanes|wave_?size|wavefront_?size)\b"
+)
+_WARPSIZE = re.compile(r"\bwarpSize\b")
+_TILE = re.compile(r"\b(?:thread_block_tile|tiled_partition)\s*<\s*32\s*>")
+_SHUFFLE_CALL = re.compile(r"\b__shfl(?:_up|_down|_xor)?(?P<sync>_sync)?\s*\(")
+_CROSS_LANE = re.compile(
+    r"__shfl|\.shfl|__ballot|__any|__all|__activemask|__syncwarp|__reduce_|__match_|"
+    r"__lanemask|thread_block_tile|tiled_partition|\bcg::reduce\b|"
+    r"\b\w*(?:[wW]arp|[rR]educe)\w*\s*(?:<[^;<>]*>)?\s*\("
+)
+#: literals that tie data to 32 lanes when they are not one of the model's spots
+_BLOCKER = re.compile(r"(?<![\w.])(?:32|31|0[xX]1[fF])[uU]?(?![\w.])|<<\s*5\b|>>\s*5\b")
+_SHARED_DIM_32 = re.compile(r"__shared__[^;]*?\b(?P<name>\w+)\s*\[\s*(?P<dim>32)[uU]?\s*\]")
+_ASSIGNED = re.compile(r"(?:^|[;{}(,])\s*(?:[\w:<>]+\s+)*(?P<name>[A-Za-z_]\w*)\s*=\s*[^;=]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One spot that assumes a warp width: what it is, where, and how to make it warpSize."""
+
+    offset: int
+    kind: str  # shuffle-loop, lane-math, macro, width, tile, warpSize
+    width: str
+    text: str
+    #: edits that move it to warpSize (None: no mechanical rewrite; empty: nothing to do)
+    edits: tuple[Edit, ...] | None = ()
+
+
+@dataclass(slots=True)
+class Model:
+    """The warp spots of one kernel and the functions it calls."""
+
+    functions: list[Function]
+    sites: list[Site] = field(default_factory=list)
+    cross_lane: bool = False
+    #: offsets of literals that tie the code to 32 lanes outside any spot
+    blockers: list[int] = field(default_factory=list)
+    #: the file is a header: its functions may be called, and its spots met, elsewhere
+    header: bool = False
+
+    @property
+    def name(self) -> str:
+        kernels = [f.name for f in self.functions if f.is_kernel]
+        return (kernels or [f.name for f in self.functions])[0]
+
+    @property
+    def widths(self) -> set[str]:
+        return {site.width for site in self.sites}
+
+    @property
+    def mixed(self) -> bool:
+        widths = self.widths
+        return W32 in widths and (WARPSIZE in widths or W64 in widths)
+
+    def other(self) -> Site | None:
+        """A spot that does not assume 32 lanes (what a 32-lane spot disagrees with)."""
+        return next((s for s in self.sites if s.width != W32), None)
+
+    def disagreement(self) -> str:
+        """``while `warpSize` in `k` uses the whole wavefront`` for a mixed model's messages."""
+        other = self.other()
+        uses = "uses the whole wavefront" if other.width == WARPSIZE else "assumes 64 lanes"
+        return f"while `{other.text}` in `{self.name}` {uses}"
+
+    def group_fix(self, applicability: Applicability) -> Fix | None:
+        """One fix that moves every 32-lane spot to warpSize, or None where one cannot be
+        rewritten, another 32 ties the code to 32 lanes, or the model may have spots in other
+        files (it has no kernel, or it lies in a header that other files include)."""
+        spots = [s for s in self.sites if s.width == W32]
+        if not spots or self.blockers or any(s.edits is None for s in spots):
+            return None
+        if self.header or not any(f.is_kernel for f in self.functions):
+            return None
+        unique = {(e.start, e.end, e.text): e for s in spots for e in s.edits}
+        edits = tuple(unique[key] for key in sorted(unique))
+        count = len(spots)
+        title = (
+            f"Move every 32-lane spot of `{self.name}` to `warpSize` together ({count} spots)"
+            if count > 1
+            else f"Move the 32-lane spot of `{self.name}` to `warpSize`"
+        )
+        return Fix(title, edits, applicability)
+
+    def hint(self) -> Fix:
+        spots = sorted({s.text for s in self.sites if s.width == W32})
+        shown = ", ".join(f"`{s}`" for s in spots[:4]) + (", ..." if len(spots) > 4 else "")
+        return Fix(
+            f"Change every 32-lane spot of `{self.name}` together ({shown}) or none",
+            (),
+            Applicability.DISPLAY_ONLY,
+        )
+
+
+def model_at(src: CudaSource, offset: int) -> Model | None:
+    """The model of the function whose body contains ``offset`` (None outside functions)."""
+    function = src.function_at(offset)
+    if function is None:
+        return None
+    return _models(src).get(function.body[0])
+
+
+def models(src: CudaSource) -> list[Model]:
+    """Every model of the file, once each."""
+    unique = {id(m): m for m in _models(src).values()}
+    return list(unique.values())
+
+
+def _models(src: CudaSource) -> dict[int, Model]:
+    cached = getattr(src, "_rocport_warp_models", None)
+    if cached is None:
+        cached = src._rocport_warp_models = _build(src)
+    return cached
+
+
+def _build(src: CudaSource) -> dict[int, Model]:
+    functions = src.functions
+    if not functions:
+        return {}
+    code = src.code
+    parent = list(range(len(functions)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_name: dict[str, list[int]] = {}
+    for index, function in enumerate(functions):
+        by_name.setdefault(function.name, []).append(index)
+    for indexes in by_name.values():
+        for other in indexes[1:]:
+            parent[root(other)] = root(indexes[0])
+    names = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(by_name, key=len)[::-1])) + r")\b")
+    for index, function in enumerate(functions):
+        start, end = function.body
+        for match in names.finditer(code, start + 1, end):
+            for other in by_name[match.group()]:
+                if other != index:
+                    parent[root(other)] = root(index)
+    groups: dict[int, Model] = {}
+    for index, function in enumerate(functions):
+        groups.setdefault(root(index), Model([])).functions.append(function)
+    facts = tree_facts(src.path)
+    sites = _sites(src, facts)
+    result: dict[int, Model] = {}
+    for model in groups.values():
+        spans = [f.body for f in model.functions]
+        model.sites = [s for s in sites if any(a <= s.offset <= b for a, b in spans)]
+        model.cross_lane = any(_CROSS_LANE.search(code, a, b + 1) for a, b in spans)
+        model.blockers = _blockers(src, model, spans)
+        model.header = src.path.endswith(_HEADER_SUFFIXES)
+        for function in model.functions:
+            result[function.body[0]] = model
+    return result
+
+
+def _sites(src: CudaSource, facts: TreeFacts) -> list[Site]:
+    code = src.code
+    sites: list[Site] = []
+    bodies = [f.body for f in src.functions]
+    for item in lane_math(src):
+        sites.append(_lane_site(src, item))
+    for start, end in bodies:
+        for match in _WARPSIZE.finditer(code, start, end):
+            sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
+        for match in _WARP_NAME.finditer(code, start, end):
+            name = match.group()
+            if name == "warpSize":
+                continue
+            width = macro_width(src, name, facts)
+            if width is not None:
+                sites.append(Site(match.start(), "macro", width, name, None))
+        for match in _TILE.finditer(code, start, end):
+            sites.append(Site(match.start(), "tile", W32, match.group(), None))
+        for match in _FOR.finditer(code, start, end):
+            site = _loop_site(src, match)
+            if site is not None:
+                sites.append(site)
+        for match in _SHUFFLE_CALL.finditer(code, start, end):
+            site = _width_site(src, match)
+            if site is not None:
+                sites.append(site)
+    sites.sort(key=lambda s: s.offset)
+    return sites
+
+
+def _lane_site(src: CudaSource, item: LaneMath) -> Site:
+    start, end = item.match.start("num"), item.end
+    text = f"{item.lhs} {item.op} {item.match.group('num')}"
+    if item.op in ("%", "/"):
+        edits: tuple[Edit, ...] | None = (Edit(start, end, "warpSize"),)
+    elif item.op == "&":
+        edits = (Edit(start, end, "(warpSize - 1)"),)
+    elif is_isolated(src, item):
+        edits = (Edit(item.match.start("op"), end, "/ warpSize"),)
+    else:
+        edits = None
+    return Site(item.lhs_start, "lane-math", W32, text, edits)
+
+
+def shuffle_loop(src: CudaSource, head: re.Match[str]) -> tuple[re.Match[str], int, str] | None:
+    """``(header match, header offset, kind)`` of a shuffle loop whose ``for`` is at ``head``:
+    kind ``down`` (halving from 16 or 32) or ``up`` (doubling below 32)."""
+    if not src.starts_word(head.start()):
+        return None
+    close = src.paren_end(head.end() - 1)
+    if close <= 0:
+        return None
+    header = src.code[head.end() : close]
+    down = DOWN_LOOP.match(header)
+    up = None if down else UP_LOOP.match(header)
+    if not (down or up):
+        return None
+    loop = src.loop_at(head.start(), "for", head.end() - 1)
+    if loop is None or not SHUFFLE.search(src.code, *loop.body):
+        return None
+    return (down, head.end(), "down") if down else (up, head.end(), "up")
+
+
+def _loop_site(src: CudaSource, head: re.Match[str]) -> Site | None:
+    found = shuffle_loop(src, head)
+    if found is None:
+        return None
+    match, base, kind = found
+    if kind == "down":
+        start, end = base + match.start("start"), base + match.end("start")
+        value = match.group("start")
+        if value == "32":
+            return Site(start, "shuffle-loop", W64, f"offset = {value}")
+        return Site(
+            start, "shuffle-loop", W32, f"offset = {value}", (Edit(start, end, "warpSize / 2"),)
+        )
+    start, end = base + match.start("limit"), base + match.end("limit")
+    limit = _UP_LIMIT.get((match.group("cmp"), match.group("limit")))
+    text = f"{match.group('cmp')} {match.group('limit')}"
+    return Site(
+        start, "shuffle-loop", W32, text, None if limit is None else (Edit(start, end, limit),)
+    )
+
+
+def _width_site(src: CudaSource, call: re.Match[str]) -> Site | None:
+    close = src.paren_end(call.end() - 1)
+    if close < 0:
+        return None
+    args = _split(src.code, call.end(), close)
+    index = 3 if call.group("sync") else 2
+    if len(args) <= index:
+        return None
+    start, end = args[index]
+    value = src.code[start:end].rstrip("uU")
+    if value == "32":
+        return Site(start, "width", W32, "width 32", (Edit(start, end, "warpSize"),))
+    if value == "64":
+        return Site(start, "width", W64, "width 64")
+    return None
+
+
+def _split(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans (stripped) of the top-level comma-separated arguments in ``code[start:end]``."""
+    spans, depth, begin = [], 0, start
+    for index in range(start, end):
+        char = code[index]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            spans.append((begin, index))
+            begin = index + 1
+    spans.append((begin, end))
+    out = []
+    for a, b in spans:
+        while a < b and code[a].isspace():
+            a += 1
+        while b > a and code[b - 1].isspace():
+            b -= 1
+        out.append((a, b))
+    return out
+
+
+def _blockers(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> list[int]:
+    code = src.code
+    covered = set()
+    for site in model.sites:
+        for edit in site.edits or ():
+            covered.update(range(edit.start, edit.end))
+    lane_vars = _lane_variables(src, model)
+    exempt: set[int] = set()
+    for a, b in spans:
+        for match in _SHARED_DIM_32.finditer(code, a, b):
+            name = match.group("name")
+            lanes = "|".join(lane_vars) or "(?!)"
+            written = re.search(
+                rf"\b{re.escape(name)}\s*\[[^\]]*\b(?:{lanes})\b[^\]]*\]\s*=(?!=)", code[a:b]
+            )
+            if not written:  # one slot per warp: warpSize >= 32 needs no more
+                exempt.add(match.start("dim"))
+    found = []
+    for a, b in spans:
+        for match in _BLOCKER.finditer(code, a, b):
+            at = match.start()
+            if (
+                at in covered
+                or at in exempt
+                or any(
+                    s.offset <= at < s.offset + len(s.text) + 8
+                    for s in model.sites
+                    if s.width == W32
+                )
+            ):
+                continue
+            found.append(at)
+    return found
+
+
+def _lane_variables(src: CudaSource, model: Model) -> list[str]:
+    """Names assigned from ``x % 32`` / ``x & 31`` (lane ids) in the model."""
+    code = src.code
+    names = []
+    for site in model.sites:
+        if site.kind != "lane-math" or site.text.split()[1] not in ("%", "&"):
+            continue
+        line_start = max(code.rfind(";", 0, site.offset), code.rfind("{", 0, site.offset))
+        match = _ASSIGNED.search(code, line_start, site.offset)
+        if match:
+            names.append(re.escape(match.group("name")))
+    return names
+
+
+# -- what other headers of the tree define ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TreeFacts:
+    """Macros of the headers a file includes (and of the headers beside it)."""
+
+    #: warp-size macro -> the values it is defined with
+    values: dict[str, frozenset[str]]
+    #: mask-taking intrinsics that a project header defines without using the mask
+    mask_free: frozenset[str]
+
+
+_EMPTY = TreeFacts({}, frozenset())
+_HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+_DEFINE_VALUE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*$", re.MULTILINE)
+_MASK_MACRO = re.compile(
+    r"^[ \t]*#[ \t]*define[ \t]+(__\w+_sync)\(\s*(\w+)\s*,([^)]*)\)([^\n]*)$", re.MULTILINE
+)
+_MASK_FUNCTION = re.compile(
+    r"\b(__\w+_sync)\s*\(\s*(?:const\s+)?(?:unsigned(?:\s+int)?|int|uint32_t|uint64_t|"
+    r"unsigned\s+long\s+long|[A-Z]\w*)\s+(\w+)\s*,[^)]*\)\s*\{([^{}]*)\}"
+)
+_MAX_HEADER = 2_000_000
+_HEADER_CACHE: dict[str, tuple[dict[str, set[str]], set[str], list[str]]] = {}
+_TREE_CACHE: dict[str, TreeFacts] = {}
+
+
+def _header(path: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
+    """Warp-size macros, mask-free intrinsics and quoted includes of one file (cached)."""
+    cached = _HEADER_CACHE.get(path)
+    if cached is not None:
+        return cached
+    values: dict[str, set[str]] = {}
+    mask_free: set[str] = set()
+    includes: list[str] = []
+    try:
+        if os.path.getsize(path) <= _MAX_HEADER:
+            with open(path, encoding="utf-8", errors="replace") as file:
+                text = file.read()
+            for match in _DEFINE_VALUE.finditer(text):
+                if WARP_SIZE_NAME.match(match.group(1)) and match.group(1) != "warpSize":
+                    values.setdefault(match.group(1), set()).add(
+                        match.group(2).split("//")[0].strip()
+                    )
+            for pattern in (_MASK_MACRO, _MASK_FUNCTION):
+                for match in pattern.finditer(text):
+                    body = match.group(match.lastindex)
+                    if pattern is _MASK_MACRO:
+                        body = match.group(3) + match.group(4)
+                    if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
+                        mask_free.add(match.group(1))
+            includes = _INCLUDE.findall(text)
+    except OSError:
+        pass
+    _HEADER_CACHE[path] = cached = (values, mask_free, includes)
+    return cached
+
+
+def tree_facts(path: str) -> TreeFacts:
+    """The facts of the headers that the file at ``path`` includes (transitively, resolved
+    beside each includer and up to three folders above it) and of the headers in its folder."""
+    if not path or not os.path.isfile(path):
+        return _EMPTY
+    real = os.path.realpath(path)
+    cached = _TREE_CACHE.get(real)
+    if cached is not None:
+        return cached
+    folder = os.path.dirname(real)
+    todo = [real]
+    with contextlib.suppress(OSError):
+        todo += sorted(
+            os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(_HEADER_SUFFIXES)
+        )
+    seen: set[str] = set()
+    values: dict[str, set[str]] = {}
+    mask_free: set[str] = set()
+    while todo and len(seen) < 200:
+        current = todo.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        found, free, includes = _header(current)
+        if current != real:
+            for name, vals in found.items():
+                values.setdefault(name, set()).update(vals)
+        mask_free |= free
+        base = os.path.dirname(current)
+        for include in includes:
+            for up in range(4):
+                candidate = os.path.normpath(os.path.join(base, *[".."] * up, include))
+                if os.path.isfile(candidate):
+                    todo.append(candidate)
+                    break
+    facts = TreeFacts({k: frozenset(v) for k, v in values.items()}, frozenset(mask_free))
+    _TREE_CACHE[real] = facts
+    return facts
+
+
+def macro_width(src: CudaSource, name: str, facts: TreeFacts | None = None) -> str | None:
+    """The width a warp-size macro or constant stands for (``32``, ``64``, ``warpSize``), from
+    this file or, where it is not defined here, from the headers of the tree (None: unknown or
+    defined with different values)."""
+    text = src.constant_text(name)
+    if text is not None:
+        return _width_of(text, src.evaluate(text))
+    facts = tree_facts(src.path) if facts is None else facts
+    values = facts.values.get(name)
+    if not values:
+        return None
+    widths = {_width_of(v, cexpr.evaluate(v.rstrip("uUlL"), lambda _n: None)) for v in values}
+    return widths.pop() if len(widths) == 1 else None
+
+
+def _width_of(text: str, value: int | None) -> str | None:
+    stripped = text.strip().strip("()").strip().rstrip("uUlL")
+    if stripped == "warpSize":
+        return WARPSIZE
+    if value is None and stripped.isdigit():
+        value = int(stripped)
+    return {32: W32, 64: W64}.get(value)

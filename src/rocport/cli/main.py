@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, str] = {
     "bench": "rocport.cli.bench:command",
     "amp-check": "rocport.cli.amp:command",
     "profile": "rocport.cli.profile:command",
+    "verify": "rocport.cli.verify:command",
 }
 
 

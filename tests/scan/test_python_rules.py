@@ -141,7 +141,32 @@ def test_bf16_switched_off_without_cuda_version(code: str) -> None:
         "    return torch.version.cuda is not None",
         "fp16 = torch.version.cuda is None  # bf16 is set elsewhere",
         "print(torch.version.cuda, 'bf16')",
+        "def setup_bf16():\n    if torch.version.cuda is not None:\n"
+        "        torch.backends.cuda.matmul.allow_tf32 = True",
     ],
 )
 def test_bf16_not_reported(code: str) -> None:
     assert _messages("RP310", f"import torch\n{code}\n") == [], code
+
+
+@pytest.mark.parametrize(
+    ("code", "reported"),
+    [
+        ("if verbose:\n    subprocess.run(['nvidia-smi'])", True),
+        ("if torch.version.hip is None:\n    subprocess.run(['nvidia-smi'])", False),
+        (
+            "def f():\n    if torch.version.hip:\n        return amd()\n"
+            "    subprocess.run(['nvidia-smi'])",
+            False,
+        ),
+        (
+            "def f():\n    if torch.version.hip:\n        log()\n"
+            "    subprocess.run(['nvidia-smi'])",
+            True,
+        ),
+        ("try:\n    subprocess.run(['nvidia-smi'])\nexcept OSError:\n    pass", True),
+    ],
+)
+def test_platform_branches_are_not_reported(code: str, reported: bool) -> None:
+    text = f"import subprocess\nimport torch\n{code}\n"
+    assert bool(_messages("RP307", text)) is reported

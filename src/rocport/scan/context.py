@@ -10,7 +10,7 @@ import ast
 import re
 import string
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import accumulate
@@ -891,3 +891,14 @@ class PythonSource(_Source):
     def source_of(self, node: ast.AST) -> str:
         start, end = self.span(node)
         return self.text[start:end]
+
+    @cached_property
+    def parents(self) -> dict[ast.AST, ast.AST]:
+        """Node -> the node it is a child of."""
+        return {child: node for node in self.nodes for child in ast.iter_child_nodes(node)}
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        """The nodes ``node`` is inside of, innermost first."""
+        parents = self.parents
+        while (node := parents.get(node)) is not None:
+            yield node

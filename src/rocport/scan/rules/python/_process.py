@@ -5,6 +5,8 @@ A call's command is read from an argument list, a command string (split like a s
 ``" ".join([...])``, ``+`` of strings, or a name assigned one of those in the same file. Each
 command is looked at past wrappers (``sudo``, ``env VAR=1``, ``timeout 10``, ``watch -n 1``)
 and into ``sh -c '...'``. What is computed at run time (other variables, calls) is not seen.
+Calls under an ``if`` that tests the platform (``torch.version.hip``, ``torch.version.cuda``,
+a ROCm or HIP flag) are taken as handled: :func:`platform_guarded`.
 """
 
 from __future__ import annotations
@@ -77,6 +79,50 @@ def commands(src: PythonSource, call: ast.Call) -> list[list[str]]:
 def runs(src: PythonSource, call: ast.Call, program: str) -> bool:
     """Whether one of the commands of ``call`` is ``program``."""
     return any(command[0] == program for command in commands(src, call))
+
+
+_PLATFORM_TEST = re.compile(r"version\.(?:hip|cuda)\b|\b(?:is_)?(?:hip|rocm)\b", re.IGNORECASE)
+
+
+def candidate_calls(src: PythonSource) -> list[ast.Call]:
+    """The process calls and program look-ups of ``src`` that are not platform-guarded."""
+    found = []
+    for call in src.of_type(ast.Call):
+        name = src.qualname(call.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        if (
+            name in PROCESS_CALLS
+            or last in ("spawn", "which", "find_executable")
+            or (isinstance(call.func, ast.Attribute) and call.func.attr == "spawn")
+        ) and not platform_guarded(src, call):
+            found.append(call)
+    return found
+
+
+def platform_guarded(src: PythonSource, node: ast.AST) -> bool:
+    """Whether ``node`` sits under an ``if`` (or conditional expression) that tests for ROCm
+    or CUDA, or after such an ``if`` that returns: the author chose per platform there."""
+    child = node
+    for up in src.ancestors(node):
+        if isinstance(up, ast.If | ast.IfExp | ast.While) and _platform_test(src, up.test):
+            return True
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(up, name, None)
+            if isinstance(block, list) and child in block:
+                earlier = block[: block.index(child)]
+                if any(
+                    isinstance(stmt, ast.If)
+                    and _platform_test(src, stmt.test)
+                    and isinstance(stmt.body[-1], ast.Return | ast.Raise)
+                    for stmt in earlier
+                ):
+                    return True
+        child = up
+    return False
+
+
+def _platform_test(src: PythonSource, test: ast.AST) -> bool:
+    return bool(_PLATFORM_TEST.search(src.source_of(test)))
 
 
 def which_target(src: PythonSource, call: ast.Call) -> str | None:

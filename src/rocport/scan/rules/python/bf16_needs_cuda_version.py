@@ -156,10 +156,17 @@ def _about_bf16(
         if any(_BF16.search(src.source_of(stmt)) for stmt in with_cuda):
             return True
     scope = _scope(context, parents)
-    return (
-        isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef)
-        and isinstance(context, ast.If | ast.Return | ast.IfExp | ast.BoolOp)
-        and bool(_BF16.search(scope.name))
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef) or not _BF16.search(
+        scope.name
+    ):
+        return False
+    if isinstance(context, ast.Return):
+        return True  # the answer of a bf16 function
+    # an `if` whose branches return: the answer of the function depends on the CUDA version
+    return isinstance(context, ast.If) and any(
+        isinstance(node, ast.Return)
+        for stmt in [*context.body, *context.orelse]
+        for node in ast.walk(stmt)
     )
 
 

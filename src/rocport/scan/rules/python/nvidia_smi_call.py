@@ -4,6 +4,8 @@
 Flags `subprocess`/`os` calls that run `nvidia-smi` (an argument list, a shell string such as
 `watch -n 1 nvidia-smi` or `free -g; nvidia-smi`, `sudo nvidia-smi`, `bash -c "..."`, or a
 variable assigned in the same file), and `shutil.which("nvidia-smi")`.
+Calls under an `if` that tests the platform (`torch.version.hip`, `torch.version.cuda`, a ROCm
+flag), or after such an `if` that returns, are taken as handled and not reported.
 
 ## Why is this bad?
 `nvidia-smi` does not exist on AMD machines, so GPU discovery, memory checks and monitoring
@@ -27,13 +29,12 @@ No automatic fix: `amd-smi` prints different fields in a different format.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
-from rocport.scan.rules.python._process import runs, which_target
+from rocport.scan.rules.python._process import candidate_calls, runs, which_target
 
 PROGRAM = "nvidia-smi"
 
@@ -42,7 +43,7 @@ PROGRAM = "nvidia-smi"
 def check(src: PythonSource) -> Iterator[Finding]:
     if PROGRAM not in src.text:
         return
-    for call in src.of_type(ast.Call):
+    for call in candidate_calls(src):
         if runs(src, call, PROGRAM) or which_target(src, call) == PROGRAM:
             yield src.node_finding(
                 call,

@@ -8,6 +8,8 @@ in a shell string (`sudo modprobe nvidia && ...`, `bash -c "nsys profile ..."`) 
 variable assigned in the same file, and `shutil.which(...)` look-ups of those tools. The tools
 and their AMD counterparts live in `rocport/scan/data/nvidia_tools.json`. `nvcc` and
 `nvidia-smi` have their own rules (RP306, RP307).
+Calls under an `if` that tests the platform (`torch.version.hip`, `torch.version.cuda`, a ROCm
+flag), or after such an `if` that returns, are taken as handled and not reported.
 
 ## Why is this bad?
 None of these programs exists on an AMD machine, and there is no NVIDIA driver to load: the
@@ -36,14 +38,13 @@ No automatic fix: the AMD tools take other options and write other reports.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
 from rocport.scan import tables
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
-from rocport.scan.rules.python._process import commands, which_target
+from rocport.scan.rules.python._process import candidate_calls, commands, which_target
 
 _TOOLS = tables.nvidia_tools()
 
@@ -57,7 +58,7 @@ _TOOLS = tables.nvidia_tools()
 )
 def check(src: PythonSource) -> Iterator[Finding]:
     programs, modules = _TOOLS["programs"], _TOOLS["module_tools"]
-    for call in src.of_type(ast.Call):
+    for call in candidate_calls(src):
         looked_up = which_target(src, call)
         if looked_up in programs:
             row = programs[looked_up]

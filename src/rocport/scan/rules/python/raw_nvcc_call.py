@@ -5,6 +5,8 @@ Flags `subprocess`/`os` calls that run `nvcc` (an argument list, a command strin
 `sudo`/`env` and inside `bash -c`, or a variable assigned in the same file),
 and `shutil.which("nvcc")` / `find_executable("nvcc")` look-ups, typically in `setup.py` or
 build helpers.
+Calls under an `if` that tests the platform (`torch.version.hip`, `torch.version.cuda`, a ROCm
+flag), or after such an `if` that returns, are taken as handled and not reported.
 
 ## Why is this bad?
 There is no `nvcc` on a ROCm machine, so the build stops (or, with a `which` check, silently
@@ -28,13 +30,12 @@ No automatic fix: the flags that follow `nvcc` need translating as well.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import PythonSource
 from rocport.scan.registry import Language, rule
-from rocport.scan.rules.python._process import runs, which_target
+from rocport.scan.rules.python._process import candidate_calls, runs, which_target
 
 PROGRAM = "nvcc"
 
@@ -43,7 +44,7 @@ PROGRAM = "nvcc"
 def check(src: PythonSource) -> Iterator[Finding]:
     if PROGRAM not in src.text:
         return
-    for call in src.of_type(ast.Call):
+    for call in candidate_calls(src):
         if runs(src, call, PROGRAM):
             yield src.node_finding(
                 call,

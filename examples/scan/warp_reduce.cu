@@ -1,9 +1,12 @@
-// Block-wide sum with warp shuffles, written for NVIDIA's 32-lane warps.
+// Block-wide sum with warp shuffles, moved halfway to AMD's 64-lane wavefronts.
 //
-// It compiles for AMD GPUs after translation, and it is wrong there: a CDNA wavefront has 64
-// lanes, so the shuffle tree below reduces each half of the wavefront separately, the lane and
-// warp ids repeat, and the block sum misses half of the values. `rocport scan` reports every
-// spot; `rocport scan --fix` rewrites them for any warp width.
+// The lane id was changed to `warpSize`, but the shuffle tree and the warp id still assume
+// 32-lane warps. On NVIDIA GPUs (warpSize 32) both agree and the sum is right. On a CDNA GPU
+// (64 lanes) lane 0 of each wavefront stores the sum of lanes 0-31 only, and the block sum
+// misses half of the values. Code that used 32 everywhere would compute the right sum there
+// (each wavefront holding two 32-lane warps); it is the mix that breaks. `rocport scan`
+// reports the kernel's mixed warp model; `rocport scan --fix` moves every 32-lane spot of it to
+// `warpSize` together.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -16,7 +19,7 @@ __inline__ __device__ float warp_reduce_sum(float v) {
 __global__ void block_sum(const float* in, float* out, int n) {
     __shared__ float partial[32];                 // one slot per warp (at most 1024 threads)
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    int lane = threadIdx.x % 32;
+    int lane = threadIdx.x % warpSize;
     int warp = threadIdx.x / 32;
 
     float v = tid < n ? in[tid] : 0.0f;

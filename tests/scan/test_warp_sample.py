@@ -1,5 +1,6 @@
-"""The measured warp-size figure: the hazard is silent for hipcc, the scan reports it, --fix
-removes it, and the fixed file still compiles and now shuffles across all 64 lanes.
+"""The measured warp-size figure: the hazard (a kernel that mixes warpSize and 32) is silent for
+hipcc, the scan reports it, --fix moves every 32-lane spot of the kernel together, and the fixed
+file still compiles and now shuffles across all 64 lanes.
 
 The sample is ``examples/scan/warp_reduce.cu``. It is translated with rocport's own translator
 (targeting ROCm 5.2, the HIP that Debian's hipcc ships) and compiled for gfx90a (MI200, wave64).

@@ -3,7 +3,7 @@
 ## What it does
 Flags `__shared__` array dimensions written as `N / 32` or `N >> 5` (one slot per 32-thread
 warp, a note), and dimensions of 32 (a literal, or a warp-size macro or constant that is 32,
-also from another header of the tree) that are indexed by a `warpSize`-based lane id
+also from another header of the tree) that are written at a `warpSize`-based lane id
 (`threadIdx.x % warpSize`, or a variable set from it): a warning. A dimension of 32 indexed
 only by 32-lane ids is consistent and is a note.
 
@@ -95,12 +95,13 @@ def check(src: CudaSource) -> Iterator[Finding]:
 
 
 def _indexed_by_wide_lane(src: CudaSource, name: str, offset: int) -> bool:
-    """Whether ``name[...]`` is indexed by a lane id taken modulo ``warpSize``."""
+    """Whether ``name[...]`` is written at a lane id taken modulo ``warpSize`` (reads are
+    usually guarded by a warp count, as in ``lane < num_warps ? slots[lane] : 0``)."""
     code = src.code
     function = src.function_at(offset)
     start, end = function.body if function is not None else (0, len(code))
     body = code[start:end]
     lanes = [re.escape(m.group(1)) for m in _LANE_VAR.finditer(body)]
     wide = _WIDE_LANE + ("|\\b(?:" + "|".join(lanes) + ")\\b" if lanes else "")
-    access = re.compile(rf"\b{re.escape(name)}\s*((?:\[[^\];]*\]\s*)+)")
-    return any(re.search(wide, m.group(1)) for m in access.finditer(body))
+    write = re.compile(rf"\b{re.escape(name)}\s*((?:\[[^\];]*\]\s*)+)=(?!=)")
+    return any(re.search(wide, m.group(1)) for m in write.finditer(body))

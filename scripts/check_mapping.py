@@ -31,7 +31,7 @@ import signatures  # noqa: E402
 
 KINDS = {"function", "type", "enum", "enumerator", "macro", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "deprecated"}
-TRANSFORMS = {"drop_first_arg", "assign_through_pointer"}
+TRANSFORMS = {"drop_first_arg", "assign_through_pointer", "hipblas_datatype"}
 #: transforms whose entries need no hip name (the call becomes plain code)
 HIPLESS_TRANSFORMS = {"assign_through_pointer"}
 ENTRY_KEYS = {

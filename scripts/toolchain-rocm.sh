@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up the HIP toolchains that rocport's tests and `rocport check` use. Idempotent and cached.
 #
-#   scripts/toolchain-rocm.sh 5.2   Debian 12's hipcc (HIP 5.2.3, clang 15) and the library headers it has
+#   scripts/toolchain-rocm.sh 5.2   Debian 12's hipcc (HIP 5.2.3, clang 15) and the library headers it has,
+#                                   plus Debian trixie's hipBLAS 5.5 headers under .toolchains/hipblas-5.5
+#                                   (hipBLAS before 2.0, for the release tests; Debian 12 has no hipBLAS)
 #   scripts/toolchain-rocm.sh 6.4   a Debian sid root under .toolchains/sid with hipcc 7.0 / HIP 6.4,
 #                                   clang 21 and the hipBLAS, hipFFT, hipSOLVER, hipCUB, hipSPARSE,
 #                                   hipRAND, rocThrust and MIOpen headers (debootstrap, no change to apt sources)
@@ -36,6 +38,25 @@ setup_52() {
   echo "rocm 5.2: installed ($(command -v hipcc))"
 }
 
+# hipBLAS 5.5 headers (libhipblas-dev from Debian trixie, unpacked, not installed): the
+# hipblasDatatype_t interface that ports for ROCm < 6.0 compile against with Debian 12's hipcc.
+hipblas5="${ROCPORT_HIPBLAS5_ROOT:-$here/.toolchains/hipblas-5.5}"
+setup_hipblas5() {
+  [ -f "$hipblas5/usr/include/hipblas/hipblas.h" ] && { echo "hipblas 5.5: ready ($hipblas5)"; return; }
+  local apt tmp
+  apt="$(mktemp -d)"; tmp="$hipblas5.tmp"
+  mkdir -p "$apt/lists/partial" "$apt/archives/partial"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" > "$apt/sources.list"
+  local opts=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::lists=$apt/lists"
+              -o "Dir::Cache=$apt" -o Dir::State::status=/dev/null -o Acquire::Check-Valid-Until=false)
+  apt-get "${opts[@]}" update -qq
+  (cd "$apt" && apt-get "${opts[@]}" download -qq libhipblas-dev=5.5.1-4 2>/dev/null)
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  dpkg-deb -x "$apt"/libhipblas-dev_5.5.1-4_amd64.deb "$tmp"
+  rm -rf "$hipblas5"; mv "$tmp" "$hipblas5"; rm -rf "$apt"
+  echo "hipblas 5.5: unpacked ($hipblas5)"
+}
+
 # The ready marker holds the package list, so that a changed list installs again.
 sid_manifest() { printf '%s\n' "${sid_packages[@]}"; }
 
@@ -60,9 +81,9 @@ setup_64() {
 }
 
 case "${1:-all}" in
-  5.2) setup_52 ;;
+  5.2) setup_52; setup_hipblas5 ;;
   6.4) setup_64 ;;
   7.2) need_root; bash "$here/scripts/toolchain-rocm-experimental.sh" "${ROCPORT_EXP_ROOT:-$here/.toolchains/exp72}" ;;
-  all) setup_52; setup_64 ;;
+  all) setup_52; setup_hipblas5; setup_64 ;;
   *) echo "usage: $0 [5.2|6.4|7.2|all]" >&2; exit 2 ;;
 esac

@@ -36,7 +36,7 @@ _OLDER = {
     "additionalProperties": False,
     "properties": {
         "hip": _NAME,
-        "transform": {"enum": ["drop_first_arg"]},
+        "transform": {"enum": ["drop_first_arg", "hipblas_datatype"]},
         "note": _NAME,
         "header": _NAME,
     },

@@ -169,9 +169,15 @@ def test_warp_size_is_a_compile_time_constant_only_before_7() -> None:
 
 def test_hipblas_v2_interface_per_release() -> None:
     # before hipBLAS 2 (ROCm 6.0): no compute-type enum, Ex functions take hipblasDatatype_t
+    # for data and compute types (their data-type arguments are rewritten)
     old = load_mapping(rocm="5.7")
-    assert old.lookup("CUBLAS_COMPUTE_32F").note == "HIPBLAS_COMPUTE_32F needs ROCm 6.0 or newer"
-    assert old.lookup("cublasGemmEx").hip == "hipblasGemmEx"
+    assert old.lookup("CUBLAS_COMPUTE_32F").hip == "HIPBLAS_R_32F"
+    assert old.lookup("cublasComputeType_t").hip == "hipblasDatatype_t"
+    assert old.lookup("CUBLAS_COMPUTE_32F_FAST_TF32").note == (
+        "HIPBLAS_COMPUTE_32F_FAST_TF32 needs ROCm 6.0 or newer"
+    )
+    gemm = old.lookup("cublasGemmEx")
+    assert (gemm.hip, gemm.transform) == ("hipblasGemmEx", "hipblas_datatype")
     # 6.x: the _v2 functions take hipDataType and hipblasComputeType_t
     six = load_mapping(rocm="6.4")
     assert six.lookup("cublasGemmEx").hip == "hipblasGemmEx_v2"

@@ -48,6 +48,9 @@ DROP_FIRST_ARG = "drop_first_arg"
 #: the store rewrite: ``__stcs(p, v)`` -> ``(*(p) = (v))``; it needs no HIP name (HIP has no
 #: cache-hinted stores, and AMD stores take no such hint)
 ASSIGN_THROUGH_POINTER = "assign_through_pointer"
+#: the data-type rewrite of hipBLAS < 2.0 Ex calls: ``HIP_R_32F`` arguments become
+#: ``HIPBLAS_R_32F`` (``rocport.port.blas_datatypes``)
+HIPBLAS_DATATYPE = "hipblas_datatype"
 #: transforms that replace the call by plain code: their entries have no ``hip`` name
 HIPLESS_TRANSFORMS = frozenset({ASSIGN_THROUGH_POINTER})
 BLAS_CHOICES = ("hipblas", "rocblas")

@@ -23,8 +23,10 @@ from dataclasses import dataclass
 
 from rocport.port import directives
 from rocport.port.arguments import comments_and_newlines, skip_space, split_call, trim
+from rocport.port.blas_datatypes import NOTE as NOTE_DATATYPE
+from rocport.port.blas_datatypes import datatype_positions, hipblas_value
 from rocport.port.launch import ggl_edits, has_config, parse_launch, spaced_edits
-from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, Mapping
+from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, HIPBLAS_DATATYPE, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
 from rocport.port.scanner import (
     compile_scanner,
@@ -235,9 +237,13 @@ class _Translator:
         self.uses_device = False
         self.runtime_includes: set[str] = set()
         self.first_hip_include: str | None = None
+        #: hipBLAS < 2.0 data-type arguments: span, and whether another value there is reported
+        self.datatype_args: list[tuple[int, int, bool]] = []
 
     def run(self) -> Translation:
         self._scan()
+        if self.datatype_args:
+            self._hipblas_datatypes()
         self._drop_own_declarations()
         self.uses_cuda = any(rule.outcome is not Outcome.UNKNOWN for _, _, rule in self.found)
         if self.launches:
@@ -375,6 +381,12 @@ class _Translator:
         if call is None or not call[0]:
             return 0
         args, _close = call
+        if rule.transform == HIPBLAS_DATATYPE:
+            positions = datatype_positions(name)
+            self.datatype_args += [
+                (*trim(text, a), positions[i]) for i, a in enumerate(args) if i in positions
+            ]
+            return 0
         if rule.transform == DROP_FIRST_ARG:
             first = trim(text, args[0])
             if len(args) < 2:
@@ -394,6 +406,37 @@ class _Translator:
             self.edits.append((arg_start, arg_start, wrapper + "("))
             self.edits.append((arg_end, arg_end, ")"))
         return 0
+
+    def _hipblas_datatypes(self) -> None:
+        """The data-type arguments of hipBLAS < 2.0 Ex calls: ``HIP_R_32F`` (the rename of
+        ``CUDA_R_32F``) becomes ``HIPBLAS_R_32F``; any other argument is reported, since a
+        ``hipDataType`` does not convert to ``hipblasDatatype_t``."""
+        text = self.text
+        at = {(start, end): i for i, (start, end, _) in enumerate(self.edits)}
+        rules = {offset: i for i, (offset, _, _) in enumerate(self.found)}
+        for start, end, report in self.datatype_args:
+            edit = at.get((start, end))
+            value = hipblas_value(self.edits[edit][2] if edit is not None else text[start:end])
+            if value is None and not report:
+                continue
+            if value is None:
+                note = f"{NOTE_DATATYPE}: pass a HIPBLAS_R_* value or a hipblasDatatype_t"
+                rule = _Rule(None, Outcome.UNSUPPORTED, "cublas", note, plain=True)
+                if start in rules:
+                    offset, name, _ = self.found[rules[start]]
+                    self.found[rules[start]] = (offset, name, rule)
+                else:
+                    self.found.append((start, text[start:end], rule))
+                continue
+            if edit is None:  # already a hipblasDatatype_t value
+                continue
+            self.edits[edit] = (start, end, value)
+            if start in rules:
+                offset, name, old = self.found[rules[start]]
+                rule = _Rule(
+                    value, Outcome.TRANSLATED, old.family, NOTE_DATATYPE, value, plain=True
+                )
+                self.found[rules[start]] = (offset, name, rule)
 
     def _assign_through_pointer(self, end: int) -> bool:
         """Rewrite the arguments of ``name(p, v)`` after ``end`` to ``(*(p) = (v))`` (the name

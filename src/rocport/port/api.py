@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from rocport._fs import atomic_write, folder_lock, remove_stale_temps, special_kind
 from rocport.errors import InputError, OutputError
-from rocport.port import translator, tree
+from rocport.port import support, translator, tree
 from rocport.port.build import migrate
 from rocport.port.config import (
     BuildFiles,
@@ -216,8 +218,9 @@ def port_tree(
         items = _plan(src, out_root, selected=selected)
         local = tree.defined_names(items, mapping) | options.local_names
         options = replace(options, local_names=local)
+        present = frozenset(posixpath.basename(item.rel) for item in items)
         engine = tree.Engine(
-            translate or translator.translate,
+            partial(support.translate, base=translate or translator.translate, present=present),
             migrate,
             mapping,
             options,
@@ -225,10 +228,13 @@ def port_tree(
         )
         results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
         mark_partial_includes(results)
+        added = support.added_headers(results)
         if not examine:
             tree.write_results(
                 results, in_place=in_place, backup=backup, src_root=src, out_root=out_root
             )
+            support.write_added(added)
+        results += added
     mode = "examine" if examine else "in-place" if in_place else "mirror"
     report = TreeReport(
         source=str(src),

@@ -84,6 +84,7 @@ class FileStatus(enum.Enum):
     BINARY = "binary"  # a source-named file with NUL bytes: copied untouched
     SYMLINK = "symlink"  # a symbolic link: recreated, never followed
     SKIPPED = "skipped"  # a FIFO, socket or device: never read, nothing written
+    ADDED = "added"  # a support header rocport adds to the port (rocport.port.support)
 
 
 #: outcome name -> count, for each API family

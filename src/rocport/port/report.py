@@ -136,6 +136,7 @@ _STATUS_STYLE = {
     FileStatus.BINARY: "yellow",
     FileStatus.SYMLINK: "dim",
     FileStatus.SKIPPED: "yellow",
+    FileStatus.ADDED: "cyan",
 }
 
 

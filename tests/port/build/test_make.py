@@ -238,3 +238,27 @@ def test_tab_indented_assignments_outside_rules_are_assignments() -> None:
     assert lines[6] == "\t$(VERBOSE)$(NVCC) -fPIC --genco $<"
     assert lines[7] == "\t@hipcc -c $<"
     assert [r for r in out.references if r.outcome is not Outcome.TRANSLATED] == []
+
+
+def test_objects_left_to_make_s_built_in_rules_get_the_platform_through_cppflags() -> None:
+    """Rodinia's huffman: stats_logger.o has no rule of the file (its ``.o:.cpp`` line is no
+    suffix rule), so make's built-in rule compiles it, reading CPPFLAGS."""
+    out = port("""\
+        NVCC=nvcc
+        OBJ = main.o stats_logger.o
+        app: $(OBJ)
+        \t$(NVCC) $(OBJ) -o app
+        main.o: main.cu
+        \t$(NVCC) -c main.cu
+    """)
+    assert out.text.endswith("\nCPPFLAGS += -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include\n")
+    assert migrate(out.text, OPTIONS).text == out.text
+
+
+def test_cppflags_are_left_when_every_object_has_a_rule() -> None:
+    for text in (
+        "NVCC=nvcc\napp: main.o\n\t$(NVCC) main.o -o app\nmain.o: main.cu\n\t$(NVCC) -c main.cu\n",
+        "NVCC=nvcc\napp: a.o b.o\n\t$(NVCC) $^ -o app\n%.o: %.cu\n\t$(NVCC) -c $<\n",
+        "CC=gcc\napp: a.o\n\t$(CC) a.o -o app\n",  # not a CUDA Makefile
+    ):
+        assert "CPPFLAGS" not in migrate(text, OPTIONS).text

@@ -39,6 +39,8 @@ class _Line:
     recipe: bool
 
 
+#: an object file named in a rule's prerequisites or a variable (``main.o``, ``./util/a.o``)
+_OBJECT = re.compile(r"(?<![\w$(){}%./-])(?:\./)?[\w./-]*\w\.o(?![\w.])")
 _CONDITIONAL = re.compile(r"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
 _RULE = re.compile(r"[^=#]*?(?<![:?+!])::?(?![=])")  # targets: prerequisites (not an assignment)
 
@@ -144,6 +146,7 @@ class _MakeMigration:
         self.nvcc_vars = self._nvcc_variables()
         self.nvcc_fed = self._nvcc_fed_variables()
         self.is_cuda = bool(_CUDA_HINT.search(text))
+        self.nvcc_seen = False  # an nvcc command or variable was rewritten
         self.uses_rocm_var = bool(
             self.install_vars & set(_VAR_REF.findall(text))
             or re.search(rf"\$[({{]{self.data['rocm_variable']}[)}}]", text)
@@ -232,7 +235,47 @@ class _MakeMigration:
     def run(self) -> Translation:
         for line in self.lines:
             self._line(line)
+        self._builtin_rules()
         return self.edit.result()
+
+    def _builtin_rules(self) -> None:
+        """Objects that no rule of the file makes (``OBJ = main.o stats.o`` with rules for some
+        only) are compiled by make's built-in rules, which read ``CPPFLAGS``: in a CUDA Makefile
+        their sources may now include HIP headers, so ``CPPFLAGS`` gets the platform macro and
+        include folder, at the end (after the file's own assignments to it)."""
+        if not (self.is_cuda and self.nvcc_seen) or self._has_platform(
+            [flags.Word(v, 0, len(v)) for v in self.values.get("CPPFLAGS", ())]
+        ):
+            return
+        targets: set[str] = set()
+        objects: set[str] = set()
+        for line in self.lines:
+            if line.recipe:
+                continue
+            code = self.text[line.start : line.code_end]
+            rule = None if _ASSIGN.match(code) else _RULE.match(code)
+            if rule is not None:
+                head = rule.group().rstrip(":")
+                if "%" in head:
+                    return  # a pattern rule of the file's own may make them
+                targets.update(head.split())
+            objects.update(_OBJECT.findall(code[rule.end() :] if rule else code))
+        if not {o.removeprefix("./") for o in objects} - {t.removeprefix("./") for t in targets}:
+            return
+        root = f"$({self.data['rocm_variable']})" if self.uses_rocm_var else self.data["rocm_path"]
+        added = f"CPPFLAGS += {self.data['platform_define']} -I{root}/include\n"
+        end = len(self.text)
+        prefix = "" if not self.text or self.text.endswith("\n") else "\n"
+        if self.edit.insert(end, prefix + added):
+            self.edit.refer(
+                end,
+                "CPPFLAGS",
+                Outcome.TRANSLATED,
+                FAMILY,
+                added.strip(),
+                "objects without a rule of their own are compiled by make's built-in rules, "
+                "which read CPPFLAGS; " + self.data["platform_note"],
+            )
 
     def _line(self, line: _Line) -> None:
         m = None if line.recipe else _ASSIGN.match(self.text, line.start, line.code_end)
@@ -250,6 +293,7 @@ class _MakeMigration:
         strict, host = strict_all, None
         for word in words:
             if self._is_nvcc(word.text):
+                self.nvcc_seen = True
                 segments.append((current, strict, host))
                 self._compiler(word)
                 current, strict, host = [], True, None

@@ -1,0 +1,190 @@
+"""Support headers: HIP code that rocport adds to a port where HIP has no form of what the CUDA
+code uses (``data/support/``, indexed by ``support.json``).
+
+Two cases:
+
+- a header the project includes from the CUDA SDK rather than from its own tree (the CUDA
+  samples' ``helper_cuda.h``, ``helper_timer.h``, ...): when no file of the tree has that name,
+  ``#include <helper_cuda.h>`` becomes ``#include "rocport_helper_cuda.h"``;
+- CUDA names that HIP lacks but a support header implements over HIP (the legacy launch API,
+  ``cuParamSetv`` ... ``cuLaunchGridAsync``, over ``hipModuleLaunchKernel``): they are kept,
+  reported translated, and the file gets ``#include "rocport_legacy_launch.h"``.
+
+:func:`translate` applies both after the translator; :func:`added_headers` plans the support
+headers that the translated files include, written beside each including file (a quoted
+include finds them there with any build system), and those they include in turn.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from rocport._fs import write_if_changed
+from rocport.port import directives
+from rocport.port.model import FileReport, FileStatus, Outcome, Reference, Translation
+from rocport.port.tree import FileResult, Item
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?P<path>"[^"\n]+"|<[^>\n]+>)', re.MULTILINE)
+_QUOTED = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"', re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHeader:
+    """One header of ``data/support``: what it stands for and what it provides."""
+
+    name: str
+    note: str
+    stands_for: tuple[str, ...] = ()  # CUDA SDK headers it replaces when the tree lacks them
+    needs: tuple[str, ...] = ()  # support headers it includes
+    names: tuple[str, ...] = ()  # CUDA names it implements over HIP
+
+    def data(self) -> bytes:
+        return (resources.files("rocport.port") / "data" / "support" / self.name).read_bytes()
+
+
+@cache
+def headers() -> dict[str, SupportHeader]:
+    """The support headers by file name."""
+    path = resources.files("rocport.port") / "data" / "support" / "support.json"
+    table = json.loads(path.read_text(encoding="utf-8"))["headers"]
+    return {
+        name: SupportHeader(
+            name,
+            row["note"],
+            tuple(row.get("stands_for", ())),
+            tuple(row.get("needs", ())),
+            tuple(row.get("names", ())),
+        )
+        for name, row in table.items()
+    }
+
+
+@cache
+def _stand_ins() -> dict[str, SupportHeader]:
+    return {cuda: h for h in headers().values() for cuda in h.stands_for}
+
+
+@cache
+def _providers() -> dict[str, SupportHeader]:
+    return {name: h for h in headers().values() for name in h.names}
+
+
+def translate(text: str, *, base, present: frozenset[str] = frozenset(), **kw) -> Translation:
+    """``base(text, **kw)`` (the translator), then :func:`apply` with the tree's file names."""
+    return apply(base(text, **kw), present)
+
+
+def apply(translation: Translation, present: frozenset[str] = frozenset()) -> Translation:
+    """Point includes of absent CUDA SDK headers at their support headers, and report the names
+    a support header implements as translated (including it). ``present``: the base names of
+    the tree's files (a header the project has is ported as the project's own)."""
+    out = translation.text
+    inserted = translation.inserted_lines
+    refs = translation.references
+    added: list[Reference] = []
+    stand_ins = _stand_ins()
+    edits: list[tuple[int, int, str]] = []
+    if any(name in out for name in stand_ins):
+        for m in _INCLUDE.finditer(out):
+            written = m.group("path")[1:-1]
+            header = stand_ins.get(written)
+            if header is None or written in present:
+                continue
+            start, end = m.span("path")
+            edits.append((start, end, f'"{header.name}"'))
+            line = out.count("\n", 0, start) + 1
+            column = start - out.rfind("\n", 0, start)
+            line -= sum(1 for i in inserted if i < line)
+            added.append(
+                Reference(
+                    written, line, column, Outcome.TRANSLATED, "include", header.name, header.note
+                )
+            )
+        for start, end, new in reversed(edits):
+            out = out[:start] + new + out[end:]
+    providers = _providers()
+    needed: list[str] = []
+    if any(r.outcome is Outcome.UNSUPPORTED and r.name in providers for r in refs):
+        new_refs = []
+        for r in refs:
+            header = providers.get(r.name) if r.outcome is Outcome.UNSUPPORTED else None
+            if header is not None:
+                r = replace(r, outcome=Outcome.TRANSLATED, hip=r.name, note=header.note)
+                if header.name not in needed:
+                    needed.append(header.name)
+            new_refs.append(r)
+        refs = new_refs
+    for name in needed:
+        if re.search(rf'^[ \t]*#[ \t]*include[ \t]*"{re.escape(name)}"', out, re.MULTILINE):
+            continue
+        at = directives.header_end(out)
+        newline = "\r\n" if "\r\n" in out[: out.find("\n") + 1 or None] else "\n"
+        line = out.count("\n", 0, at) + 1
+        out = out[:at] + f'#include "{name}"{newline}' + out[at:]
+        inserted = sorted([line, *(i + 1 if i >= line else i for i in inserted)])
+    if not added and out is translation.text and refs is translation.references:
+        return translation
+    refs = sorted([*refs, *added], key=lambda r: (r.line, r.column))
+    return Translation(out, refs, list(inserted))
+
+
+def _closure(names: Iterable[str]) -> list[str]:
+    table = headers()
+    todo, seen = [n for n in names if n in table], []
+    while todo:
+        name = todo.pop(0)
+        if name not in seen:
+            seen.append(name)
+            todo += table[name].needs
+    return seen
+
+
+def _output_text(result: FileResult) -> bytes:
+    if result.payload is not None:
+        return result.payload
+    try:
+        return result.item.src.read_bytes()
+    except OSError:
+        return b""
+
+
+def added_headers(results: list[FileResult]) -> list[FileResult]:
+    """The support headers that the translated files include, as results to write: one copy in
+    each folder that has an including file, unless the tree has a file of that name there."""
+    existing = {r.item.rel for r in results}
+    planned: dict[str, FileResult] = {}
+    table = headers()
+    for result in results:
+        item = result.item
+        if item.kind != "source" or result.report.status is not FileStatus.TRANSLATED:
+            continue
+        names = [m.decode() for m in _QUOTED.findall(_output_text(result))]
+        for name in _closure(names):
+            rel = posixpath.join(posixpath.dirname(item.rel), name)
+            if rel in existing or rel in planned:
+                continue
+            header = table[name]
+            data = header.data()
+            dest = None if item.dest is None else item.dest.parent / name
+            report = FileReport(
+                rel, "source", FileStatus.ADDED, size=len(data), message=header.note
+            )
+            planned[rel] = FileResult(Item(rel, Path(name), dest, "other"), report, data)
+    return list(planned.values())
+
+
+def write_added(added: list[FileResult]) -> None:
+    """Write the planned support headers (through a temporary file and a rename)."""
+    for result in added:
+        dest = result.item.dest
+        if dest is None or result.payload is None:
+            continue
+        result.report.written = write_if_changed(dest, result.payload, mode=0o644)
+        result.report.output = str(dest)

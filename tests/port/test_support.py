@@ -1,0 +1,194 @@
+"""Support headers (rocport.port.support): CUDA SDK headers that a project includes from outside
+its tree, and the legacy launch API, become HIP headers that the port adds; they compile, and
+the launch shim passes what the program set to hipModuleLaunchKernel (run on this machine)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rocport.port import support
+from rocport.port.api import port_tree
+from rocport.port.mapping import load_mapping
+from rocport.port.model import Outcome, PortOptions
+from rocport.port.translator import translate
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpus"
+DATA = ROOT / "src" / "rocport" / "port" / "data" / "support"
+OPTIONS = PortOptions(rocm="6.4")
+
+
+def _corpus(rel: str) -> Path:
+    path = CORPUS / rel
+    if not path.exists():
+        pytest.skip(f"the real-world corpus is missing at {CORPUS}")
+    return path
+
+
+def _translate(text: str, present: frozenset[str] = frozenset()):
+    mapping = load_mapping(rocm="6.4")
+    return support.translate(
+        text, base=translate, present=present, path="a.cu", mapping=mapping, options=OPTIONS
+    )
+
+
+def test_every_support_header_of_the_index_is_shipped() -> None:
+    files = {p.name for p in DATA.glob("*.h")}
+    index = support.headers()
+    assert set(index) == files
+    for header in index.values():
+        assert set(header.needs) <= files
+        for need in header.needs:  # a header includes what it needs, quoted
+            assert f'#include "{need}"' in header.data().decode()
+
+
+def test_an_sdk_header_from_outside_the_tree_becomes_its_support_header() -> None:
+    text = '#include <helper_cuda.h>\n#include "helper_timer.h"\n// #include <helper_string.h>\n'
+    out = _translate(text)
+    assert out.text.splitlines() == [
+        '#include "rocport_helper_cuda.h"',
+        '#include "rocport_helper_timer.h"',
+        "// #include <helper_string.h>",
+    ]
+    refs = [(r.name, r.line, r.outcome, r.hip) for r in out.references]
+    assert refs == [
+        ("helper_cuda.h", 1, Outcome.TRANSLATED, "rocport_helper_cuda.h"),
+        ("helper_timer.h", 2, Outcome.TRANSLATED, "rocport_helper_timer.h"),
+    ]
+    assert _translate(out.text).text == out.text
+
+
+def test_a_helper_header_of_the_project_is_the_projects() -> None:
+    text = '#include "helper_cuda.h"\n'
+    assert _translate(text, frozenset({"helper_cuda.h"})).text == text
+
+
+def test_the_legacy_launch_api_is_kept_and_gets_the_shim() -> None:
+    source = _corpus("gpu-burn/gpu_burn-drv.cpp").read_text()
+    out = _translate(source)
+    legacy = [
+        r for r in out.references if r.name in support.headers()["rocport_legacy_launch.h"].names
+    ]
+    assert {r.name for r in legacy} == {
+        "cuParamSetSize",
+        "cuParamSetv",
+        "cuFuncSetBlockShape",
+        "cuLaunchGridAsync",
+    }
+    assert all(r.outcome is Outcome.TRANSLATED for r in legacy)
+    assert out.text.count('#include "rocport_legacy_launch.h"') == 1
+    inserted = [out.text.splitlines()[i - 1] for i in out.inserted_lines]
+    assert '#include "rocport_legacy_launch.h"' in inserted
+    assert _translate(out.text).text == out.text  # translating the port changes nothing
+
+
+def test_the_port_writes_support_headers_beside_the_files_that_include_them(tmp_path) -> None:
+    out = tmp_path / "cfd"
+    report = port_tree(_corpus("rodinia/cuda/cfd"), out, options=OPTIONS, jobs=1)
+    added = {f.path: f for f in report.files if f.status.value == "added"}
+    assert set(added) == {
+        "rocport_helper_cuda.h",
+        "rocport_helper_string.h",  # rocport_helper_cuda.h includes it
+        "rocport_helper_timer.h",
+    }
+    for name in added:
+        assert (out / name).read_bytes() == (DATA / name).read_bytes()
+    assert '#include "rocport_helper_cuda.h"' in (out / "euler3d.cu").read_text()
+    again = port_tree(_corpus("rodinia/cuda/cfd"), out, options=OPTIONS, jobs=1)
+    assert not any(f.written for f in again.files if f.status.value == "added")
+
+
+_LAUNCH_TEST = r"""
+#include "rocport_legacy_launch.h"
+#include <cstdio>
+#include <cstring>
+
+// Stands in for the runtime's hipModuleLaunchKernel (the executable's definition wins over the
+// shared library's): it records what the shim passes.
+static unsigned seen[7];
+static unsigned char seen_args[64];
+static size_t seen_size;
+static hipStream_t seen_stream;
+hipError_t hipModuleLaunchKernel(hipFunction_t, unsigned gx, unsigned gy, unsigned gz,
+                                 unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                                 hipStream_t stream, void** params, void** extra) {
+  if (params != nullptr || extra == nullptr || extra[0] != HIP_LAUNCH_PARAM_BUFFER_POINTER ||
+      extra[2] != HIP_LAUNCH_PARAM_BUFFER_SIZE || extra[4] != HIP_LAUNCH_PARAM_END)
+    return hipErrorInvalidValue;
+  seen_size = *static_cast<size_t*>(extra[3]);
+  std::memcpy(seen_args, extra[1], seen_size);
+  unsigned v[7] = {gx, gy, gz, bx, by, bz, shared};
+  std::memcpy(seen, v, sizeof v);
+  seen_stream = stream;
+  return hipSuccess;
+}
+
+int main() {
+  hipFunction_t f = reinterpret_cast<hipFunction_t>(0x1000);
+  double* p = reinterpret_cast<double*>(0x1234);
+  size_t iters = 7;
+  if (cuParamSetSize(f, 24) || cuParamSetv(f, 0, &p, sizeof p) || cuParamSeti(f, 8, 42) ||
+      cuParamSetf(f, 12, 1.5f) || cuParamSetv(f, 16, &iters, sizeof iters) ||
+      cuFuncSetBlockShape(f, 16, 8, 1) || cuFuncSetSharedSize(f, 256) ||
+      cuLaunchGridAsync(f, 4, 2, reinterpret_cast<hipStream_t>(0x99)))
+    return 1;
+  double* p2; unsigned i; float x; size_t n;
+  std::memcpy(&p2, seen_args, 8); std::memcpy(&i, seen_args + 8, 4);
+  std::memcpy(&x, seen_args + 12, 4); std::memcpy(&n, seen_args + 16, 8);
+  std::printf("grid %u %u %u block %u %u %u shared %u size %zu args %d %u %.1f %zu stream %d\n",
+              seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6], seen_size,
+              p2 == p, i, x, n, seen_stream == reinterpret_cast<hipStream_t>(0x99));
+  if (cuFuncSetBlockShape(f, 0, 1, 1) != hipErrorInvalidValue) return 2;
+  if (cuLaunchGrid(f, 1, 1) || seen_stream != nullptr) return 3;
+  return 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_the_legacy_launch_shim_passes_the_parameter_buffer_and_shape(tmp_path) -> None:
+    """Built with HIP 5.2's hipcc and run here: hipModuleLaunchKernel is replaced by a recorder,
+    so no GPU is needed to see the grid, block, shared size, stream and argument bytes."""
+    hipcc = shutil.which("hipcc")
+    if hipcc is None:
+        pytest.skip("hipcc (HIP 5.2) not found: run `bash scripts/toolchain-rocm.sh 5.2`")
+    shutil.copy(DATA / "rocport_legacy_launch.h", tmp_path)
+    (tmp_path / "t.cpp").write_text(_LAUNCH_TEST)
+    build = subprocess.run(
+        [hipcc, "--offload-arch=gfx90a", "-O1", "t.cpp", "-o", "t"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HIP_PLATFORM": "amd"},
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ("grid 4 2 1 block 16 8 1 shared 256 size 24 args 1 42 1.5 7 stream 1\n")
+
+
+@pytest.mark.hipcc
+@pytest.mark.slow
+def test_ported_files_that_use_support_headers_compile_for_gfx942(tmp_path) -> None:
+    """cfd (the CUDA samples' helper_cuda.h and helper_timer.h) and gpu-burn's driver program
+    (the legacy launch API), ported and compiled with HIP 6.4 for gfx942."""
+    from rocport.check import check_tree, find_toolchain
+    from rocport.errors import ToolError
+
+    try:
+        toolchain = find_toolchain(rocm="6.4")
+    except ToolError as exc:
+        pytest.skip(f"no HIP 6.4 toolchain: {exc} (run `bash scripts/toolchain-rocm.sh 6.4`)")
+    port_tree(_corpus("rodinia/cuda/cfd"), tmp_path / "cfd", options=OPTIONS, jobs=1)
+    port_tree(_corpus("gpu-burn"), tmp_path / "gpu-burn", options=OPTIONS, jobs=1)
+    for tree, unit in (("cfd", "euler3d.cu"), ("gpu-burn", "gpu_burn-drv.cpp")):
+        result = check_tree(
+            tmp_path / tree, toolchain=toolchain, offload_arch=("gfx942",), jobs=1, units=[unit]
+        )
+        statuses = {u.path: (u.status.value, [e.message for e in u.errors]) for u in result.units}
+        assert statuses[unit][0] == "passed", statuses

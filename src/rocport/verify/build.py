@@ -7,7 +7,8 @@ Two small shims stand in for gaps of the back ends, not of the port, and are for
   ``.sync``, which ptxas rejects on sm_70 and newer; they become the full-mask ``_sync`` forms
   (what a mask-free vote means on a 32-lane warp).
 - HIP-CPU: the mask-taking ``__shfl_*_sync``/``__ballot_sync`` forms are not declared; they
-  become the mask-free forms (a port written with ``--warp-sync keep``). ``<<<...>>>`` launches,
+  become the mask-free forms (a port written with ``--warp-sync keep``). ``rsqrtf``/``rsqrt``
+  are missing; they become ``1 / sqrt`` (both lane widths get the same). ``<<<...>>>`` launches,
   which HIP-CPU cannot compile, are rewritten to ``hipLaunchKernelGGL`` by rocport's translator
   in a copy of the port (lines are kept, so errors still map back).
 """
@@ -28,11 +29,13 @@ from rocport.verify.toolchain import HipNvidia
 #: suffixes of the source files compiled into a program
 SOURCE_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
 
-NVIDIA_SHIM = """#include <hip/hip_runtime.h>
-#define __ballot(p) __ballot_sync(0xffffffffu, (p))
-#define __any(p) __any_sync(0xffffffffu, (p))
-#define __all(p) __all_sync(0xffffffffu, (p))
-"""
+#: mask-free votes -> full-mask ``_sync`` forms, each defined only where the port uses it (a
+#: macro named ``__any`` would also rewrite libcu++'s own ``__any``)
+NVIDIA_VOTES = {
+    "__ballot": "#define __ballot(p) __ballot_sync(0xffffffffu, (p))",
+    "__any": "#define __any(p) __any_sync(0xffffffffu, (p))",
+    "__all": "#define __all(p) __all_sync(0xffffffffu, (p))",
+}
 CPU_SHIM = """#include <hip/hip_runtime.h>
 #define __shfl_sync(m, ...) __shfl(__VA_ARGS__)
 #define __shfl_up_sync(m, ...) __shfl_up(__VA_ARGS__)
@@ -41,6 +44,9 @@ CPU_SHIM = """#include <hip/hip_runtime.h>
 #define __ballot_sync(m, p) __ballot(p)
 #define __any_sync(m, p) __any(p)
 #define __all_sync(m, p) __all(p)
+#include <cmath>
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 """
 
 _GCC_DIAG = re.compile(
@@ -204,7 +210,9 @@ def build_port_nvidia(
 ) -> Build:
     binary = work / "port-nvidia"
     shim = work / "rocport-verify-nvidia.h"
-    shim.write_text(NVIDIA_SHIM)
+    text = program.text()
+    votes = [line for name, line in NVIDIA_VOTES.items() if re.search(rf"\b{name}\s*\(", text)]
+    shim.write_text("\n".join(["#include <hip/hip_runtime.h>", *votes, ""]))
     flags = _nvcc_flags(program, arch, work, hip)
     command = [
         nvcc,

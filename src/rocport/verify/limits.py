@@ -201,7 +201,7 @@ def outside_limits(text: str) -> list[KernelLimit]:
             for callee in by_name:
                 if callee == function.name or not crossing[callee]:
                     continue
-                for call in re.finditer(rf"\b{re.escape(callee)}\s*\(", body):
+                for call in re.finditer(rf"\b{re.escape(callee)}\b", body):
                     if call.start() not in crossing[function.name]:
                         crossing[function.name].add(call.start())
                         changed = True
@@ -231,7 +231,7 @@ def outside_limits(text: str) -> list[KernelLimit]:
                 body = code[function.start : function.end]
             queue.pop(0)
             for callee in by_name:
-                if callee not in seen and re.search(rf"\b{re.escape(callee)}\s*\(", body):
+                if callee not in seen and re.search(rf"\b{re.escape(callee)}\b", body):
                     seen.add(callee)
                     queue.append(callee)
                     found.extend((at, f"{reason} (in {callee})") for at, reason in problems[callee])

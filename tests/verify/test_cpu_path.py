@@ -1,0 +1,158 @@
+"""The 64-lane CPU path: ports made by rocport, built with HIP-CPU at 64 lanes and compared with
+the same port at 32 lanes (what the CUDA original computes on a 32-lane warp).
+
+Kernels are cut from ../shared/corpus at test time (llm.c's warp and block reductions) or
+written here; the known 64-lane bugs are a ``warpSize / 2`` reduction that keeps 32-lane warp
+indices, and a 32-bit ballot counted with ``__popc`` by a ``% 32`` leader.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rocport.verify import Status, VerifyOptions, verify
+
+from .conftest import CORPUS, ROOT, port
+
+pytestmark = pytest.mark.slow
+
+LLMC = CORPUS / "llm.c" / "llmc" / "cuda_utils.cuh"
+
+HARNESS = """#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+#define WARP_SIZE 32
+%s
+int main() {
+    const int n = 100000;
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int i = 0; i < n; ++i) h[i] = (float)((i %% 13) - 5);
+    float *d, *r, out = 0.0f;
+    cudaMalloc(&d, n * sizeof(float));
+    cudaMalloc(&r, sizeof(float));
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    global_sum_single_block_kernel<float><<<1, 512>>>(r, d, n);
+    cudaMemcpy(&out, r, sizeof(float), cudaMemcpyDeviceToHost);
+    printf("sum %%.1f\\n", out);
+    return 0;
+}
+"""
+
+BALLOT = """#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void count_positive(const float* in, unsigned* count) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool positive = in[i] > 0.0f;
+    %s
+}
+int main() {
+    const int n = 256 * 64;
+    float h[n];
+    for (int i = 0; i < n; ++i) h[i] = (i %% 64) < 16 ? 1.0f : -1.0f;  // lanes 0-15 of 64
+    float* d;
+    unsigned* c;
+    unsigned count = 0;
+    cudaMalloc(&d, sizeof(h));
+    cudaMalloc(&c, sizeof(unsigned));
+    cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+    cudaMemset(c, 0, sizeof(unsigned));
+    count_positive<<<n / 256, 256>>>(d, c);
+    cudaMemcpy(&count, c, sizeof(unsigned), cudaMemcpyDeviceToHost);
+    printf("positive %%u\\n", count);
+    return 0;
+}
+"""
+BALLOT_32 = """unsigned ballot = __ballot_sync(0xffffffff, positive);
+    if (threadIdx.x % 32 == 0) atomicAdd(count, __popc(ballot));"""
+BALLOT_64 = """unsigned long long ballot = __ballot_sync(0xffffffff, positive);
+    if (threadIdx.x % warpSize == 0) atomicAdd(count, (unsigned)__popcll(ballot));"""
+
+
+def _cut(text: str, start: str) -> str:
+    """From ``start`` to the end of the function (brace-matched) that it begins."""
+    at = text.index(start)
+    depth, i = 0, text.index("{", at)
+    while True:
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+        if depth == 0:
+            return text[at:i]
+
+
+def _llmc_reduction() -> str:
+    if not LLMC.is_file():
+        pytest.skip(f"{LLMC} is missing (the corpus lives in ../shared/corpus)")
+    text = LLMC.read_text()
+    return "\n".join(
+        [
+            _cut(text, "__device__ inline float warpReduceSum"),
+            text[text.index("using reduction_func_t") : text.index("template<reduction_func_t")],
+            _cut(text, "template<reduction_func_t warp_reduction>"),
+            _cut(text, "template<class Float>\n__global__ void global_sum_single_block_kernel"),
+        ]
+    )
+
+
+def _verify(tmp: Path, name: str, cuda: str, hip_cpu: Path):
+    src = tmp / name
+    src.write_text(cuda)
+    out = port(src, tmp / f"hip-{name}")
+    return verify(src, out, VerifyOptions(path="cpu", hip_cpu=hip_cpu, timeout=60)).programs[0]
+
+
+def test_llmc_block_reduction_is_right_at_64_lanes(tmp_path: Path, hip_cpu: Path) -> None:
+    program = _verify(tmp_path, "llmc_sum.cu", HARNESS % _llmc_reduction(), hip_cpu)
+    assert program.status is Status.SAME, (program.reason, program.difference)
+    assert program.outside_limits == []
+
+
+def test_half_warp_reduction_with_32_lane_indices_is_caught(tmp_path: Path, hip_cpu: Path) -> None:
+    """A translator's change: the shuffles start at warpSize / 2, the warp index stays % 32."""
+    cut = _llmc_reduction().replace("for (int offset = 16;", "for (int offset = warpSize / 2;")
+    program = _verify(tmp_path, "llmc_sum_half.cu", HARNESS % cut, hip_cpu)
+    assert program.status is Status.DIFFERS
+    assert program.difference.what == "stdout"
+    assert program.difference.reference == "sum 99982.0"  # the true sum: what 32 lanes give
+    fixed = re.sub(r"(threadIdx\.x|blockDim\.x) ([%/]) WARP_SIZE", r"\1 \2 warpSize", cut)
+    assert fixed != cut
+    program = _verify(tmp_path, "llmc_sum_fixed.cu", HARNESS % fixed, hip_cpu)
+    assert program.status is Status.SAME, (program.reason, program.difference)
+
+
+def test_32_bit_ballot_is_caught_and_64_bit_form_passes(tmp_path: Path, hip_cpu: Path) -> None:
+    program = _verify(tmp_path, "ballot32.cu", BALLOT % BALLOT_32, hip_cpu)
+    assert program.status is Status.DIFFERS
+    assert (program.difference.reference, program.difference.ported) == (
+        "positive 4096",
+        "positive 8192",
+    )
+    program = _verify(tmp_path, "ballot64.cu", BALLOT % BALLOT_64, hip_cpu)
+    assert program.status is Status.SAME, (program.reason, program.difference)
+
+
+EXPECTED_EXAMPLES = {
+    "vector_add.cu": Status.SAME,
+    "constant_memory.cu": Status.SAME,
+    "warp_reduce.cu": Status.NOT_JUDGED,
+    "cublas_gemm.cu": Status.NOT_COVERED,
+    "cooperative_groups.cu": Status.NOT_COVERED,
+}
+
+
+def test_bundled_examples(tmp_path: Path, hip_cpu: Path) -> None:
+    src = tmp_path / "cuda"
+    src.mkdir()
+    for name in [*EXPECTED_EXAMPLES, "device_helpers.cuh"]:
+        (src / name).write_bytes((ROOT / "examples" / "cuda" / name).read_bytes())
+    out = port(src, tmp_path / "hip")
+    report = verify(src, out, VerifyOptions(path="cpu", hip_cpu=hip_cpu, timeout=60))
+    found = {p.name: p for p in report.programs}
+    assert {name: p.status for name, p in found.items()} == EXPECTED_EXAMPLES
+    limits = found["warp_reduce.cu"].outside_limits
+    assert [(k.kernel, k.line) for k in limits] == [("block_sum", 46)]
+    assert "hipBLAS" in found["cublas_gemm.cu"].reason
+    assert report.exit_code == 2

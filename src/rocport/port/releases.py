@@ -28,6 +28,7 @@ from rocport.errors import InputError
 
 __all__ = [
     "FACT_SOURCES",
+    "compiler_defines",
     "compiler_gaps",
     "Release",
     "Resolved",
@@ -259,3 +260,17 @@ def compiler_gaps(target: tuple[int, int]) -> dict[str, str]:
             "time); use warpSize in device code, or a constant chosen per GPU target"
         )
     return gaps
+
+
+def compiler_defines(macro: str, target: tuple[int, int]) -> bool | None:
+    """Whether ROCm ``target``'s compiler defines ``macro`` (``__AMDGCN_WAVEFRONT_SIZE``):
+    True or False where a probed release at or before ``target`` and one at or after it agree,
+    None where they differ or none was probed."""
+    probes = _facts().get("compiler_macros", {}).get(macro, {})
+    before = [v for v in probes if _key(v) <= target]
+    after = [v for v in probes if _key(v) >= target]
+    if not before or not after:
+        return None
+    low = probes[max(before, key=_key)]["state"] != "undefined"
+    high = probes[min(after, key=_key)]["state"] != "undefined"
+    return low if low == high else None

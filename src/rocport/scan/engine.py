@@ -22,6 +22,7 @@ from rocport._diagnostics import Finding
 from rocport._fs import special_kind
 from rocport.errors import InputError
 from rocport.scan.context import CudaSource, PythonSource
+from rocport.scan.preprocessor import AMD, Branches
 from rocport.scan.registry import Language, Rule
 
 CUDA_SUFFIXES = frozenset(
@@ -45,6 +46,7 @@ CUDA_SUFFIXES = frozenset(
     }
 )
 PYTHON_SUFFIXES = frozenset({".py"})
+NOT_IN_BUILD = "not in the AMD build (compile_commands.json): not scanned as AMD code"
 #: Folders that are never source trees of the project itself.
 DEFAULT_EXCLUDES = (
     ".git",
@@ -88,6 +90,8 @@ class ScanReport:
     sources: dict[str, str] = field(default_factory=dict)
     #: display path -> real path, for files in ``sources``
     paths: dict[str, Path] = field(default_factory=dict)
+    #: C/C++/CUDA files left out because the AMD build does not compile them
+    outside_build: int = 0
 
     def counts(self) -> Counter[str]:
         return Counter(f.severity.label for f in self.findings)
@@ -175,12 +179,17 @@ def scan_text(
     *,
     triggers: bool = True,
     fingerprints: bool = True,
+    branches: Branches | None = AMD,
+    file: str | None = None,
 ) -> list[Finding]:
     """Run ``rules`` of ``language`` over one text; raises SyntaxError for bad Python.
 
     Rules whose triggers or gate rule out a finding in this text are skipped, unless
     ``triggers`` is off (which gives the same findings, more slowly). ``fingerprints`` (for
-    JSON and SARIF) gives each finding ``extra["fingerprint"]``."""
+    JSON and SARIF) gives each finding ``extra["fingerprint"]``. ``branches`` decides which
+    ``#if`` branches an AMD build compiles (None: all of them); rules do not see the others,
+    unless ``branches.show_dead``, which marks their findings instead. ``file`` is the real
+    path, from which included headers are found."""
     selected = [r for r in rules if r.language is language]
     if not selected:
         return []
@@ -191,12 +200,17 @@ def scan_text(
         src: CudaSource | PythonSource = PythonSource(path, text, tree)
     else:
         src = CudaSource(path, text)
+    dead = branches.dead(src, file) if branches is not None and language is Language.CUDA else ()
+    if dead and not branches.show_dead:
+        src.code = branches.blank(src.code, dead)
     findings: list[Finding] = []
     for rule in selected:
         if triggers and not rule.may_fire(src):
             continue
         src.rule = rule
         findings.extend(rule.check(src))
+    if dead and branches.show_dead:
+        branches.mark(findings, dead, text)
     findings.sort(key=_POSITION)
     if findings and fingerprints:
         _add_fingerprints(findings, src.line_text)
@@ -235,12 +249,19 @@ def scan_paths(
     *,
     triggers: bool = True,
     fingerprints: bool = True,
+    branches: Branches | None = AMD,
+    build: frozenset[str] | None = None,
 ) -> ScanReport:
     """Scan every supported file under ``paths`` with ``rules``, in ``jobs`` processes
-    (``triggers`` and ``fingerprints`` as in :func:`scan_text`)."""
+    (``triggers``, ``fingerprints`` and ``branches`` as in :func:`scan_text`; headers are
+    followed below ``paths`` unless ``branches`` names its roots). ``build``: the real paths
+    of the files an AMD build compiles and includes; other C/C++/CUDA files are not scanned
+    but noted as outside it."""
     languages = {r.language for r in rules}
     cwd = Path.cwd().resolve()
     report = ScanReport()
+    if branches is not None:
+        branches = branches.below(paths)
     given = {os.fspath(path) for path in paths}
     work: list[tuple[str, str, Language]] = []
     for path in _file_names(paths, exclude, report.notes):
@@ -250,10 +271,18 @@ def scan_paths(
             if path in given:
                 report.notes.append(Note(shown, "skipped: not a C/C++/CUDA/HIP or Python file"))
         elif language in languages:
+            if (
+                build is not None
+                and language is Language.CUDA
+                and os.path.realpath(path) not in build
+            ):
+                report.notes.append(Note(shown, NOT_IN_BUILD))
+                report.outside_build += 1
+                continue
             work.append((path, shown, language))
     jobs = max(1, min(jobs, len(work) // MIN_FILES_PER_JOB))
     if jobs == 1:
-        parts = [_scan_files(work, rules, triggers, fingerprints)]
+        parts = [_scan_files(work, rules, triggers, fingerprints, branches)]
     else:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -269,10 +298,12 @@ def scan_paths(
                     [ids] * jobs,
                     [triggers] * jobs,
                     [fingerprints] * jobs,
+                    [branches] * jobs,
                 )
             )
     for part in parts:
         report.notes.extend(part.notes)
+        report.outside_build += part.outside_build
         report.files += part.files
         report.bytes += part.bytes
         report.findings.extend(part.findings)
@@ -290,10 +321,12 @@ def _scan_files_by_id(
     ids: tuple[str, ...],
     triggers: bool,
     fingerprints: bool,
+    branches: Branches | None,
 ) -> ScanReport:
     from rocport.scan.rules import BY_ID
 
-    return _scan_files(work, [BY_ID[rule_id] for rule_id in ids], triggers, fingerprints)
+    rules = [BY_ID[rule_id] for rule_id in ids]
+    return _scan_files(work, rules, triggers, fingerprints, branches)
 
 
 def _scan_files(
@@ -301,6 +334,7 @@ def _scan_files(
     rules: Sequence[Rule],
     triggers: bool = True,
     fingerprints: bool = True,
+    branches: Branches | None = AMD,
 ) -> ScanReport:
     report = ScanReport()
     with _cycle_collector_paused():
@@ -333,7 +367,14 @@ def _scan_files(
                 continue
             try:
                 findings = scan_text(
-                    text, shown, language, rules, triggers=triggers, fingerprints=fingerprints
+                    text,
+                    shown,
+                    language,
+                    rules,
+                    triggers=triggers,
+                    fingerprints=fingerprints,
+                    branches=branches,
+                    file=path,
                 )
             except SyntaxError as exc:
                 report.notes.append(

@@ -262,9 +262,9 @@ def render(data: dict, reviews: list[TreeReview], recalled: dict) -> str:
     ]
     for r in reviews:
         true, false = r.counts()
-        args = " ".join(data["trees"][r.name].get("scan_args", [])) or "(no options)"
+        command = " ".join(["rocport scan .", *data["trees"][r.name].get("scan_args", [])])
         out.append(
-            f"| {r.name} (`{r.folder}`) | `rocport scan . {args}` | {len(r.findings)} "
+            f"| {r.name} (`{r.folder}`) | `{command}` | {len(r.findings)} "
             f"| {true} | {false} | {r.precision:.0%} |"
         )
     for r in reviews:
@@ -282,6 +282,18 @@ def render(data: dict, reviews: list[TreeReview], recalled: dict) -> str:
         for (file, rule, severity, verdict, why), lines in groups.items():
             where = f"`{file}:{lines[0]}`" + "".join(f", {n}" for n in lines[1:])
             out.append(f"| {where} | {rule} | {severity} | {verdict} | {_cell(why)} |")
+    gone = Counter((row["tree"], row["rule"], row["verdict"]) for row in stale(data, reviews))
+    if gone:
+        out += [
+            "",
+            "Reviewed findings that the scan no longer reports (their verdicts stay in the data "
+            "file): "
+            + ", ".join(
+                f"{tree} {rule} x{count} ({verdict} positive{'s' if count > 1 else ''})"
+                for (tree, rule, verdict), count in sorted(gone.items())
+            )
+            + ".",
+        ]
     port = data["port"]
     out += [
         "",

@@ -26,7 +26,8 @@ NVFLAGS=(-arch=sm_90 -cudart static -O2 -std=c++17 -w)
 HIPINC=(-I"$HN/generated-include" -I"$HN/hip-include" -I"$HN/hipother-include" -I"$HN/clr-include")
 
 # name | origin | sources (in the program's folder) | extra nvcc flags | arguments | output files
-# origin: ex:FILE (examples/cuda), rodinia:DIR (corpus rodinia/cuda/DIR),
+# origin: ex:FILE (examples/cuda), lib:FILE (examples/cuda, uses a CUDA library: left to rocport verify,
+#         which reports what it needs), rodinia:DIR (corpus rodinia/cuda/DIR),
 #         broken:NAME:SED (the port of NAME with SED applied to its sources; must differ)
 PROGRAMS='
 vector_add|ex:vector_add.cu|vector_add.cu|||
@@ -49,6 +50,11 @@ lavaMD|rodinia:lavaMD|main.c kernel/kernel_gpu_cuda_wrapper.cu util/num/num.c ut
 hybridsort|rodinia:hybridsort|bucketsort.cu mergesort.cu main.cu|-DVERIFY|r|
 particlefilter_float|rodinia:particlefilter|ex_particle_CUDA_float_seq.cu|-use_fast_math|-x 128 -y 128 -z 10 -np 1000|
 particlefilter_naive|rodinia:particlefilter|ex_particle_CUDA_naive_seq.cu|-use_fast_math|-x 128 -y 128 -z 10 -np 1000|
+cublas_gemm|lib:cublas_gemm.cu|cublas_gemm.cu|||
+curand_pi|lib:curand_pi.cu|curand_pi.cu|||
+cufft_spectrum|lib:cufft_spectrum.cu|cufft_spectrum.cu|||
+cub_reduce|lib:cub_reduce.cu|cub_reduce.cu|||
+thrust_sort|lib:thrust_sort.cu|thrust_sort.cu|||
 broken_shfl_up|broken:warp_reduce:s/__shfl_down(/__shfl_up(/g|warp_reduce.cu|||
 broken_event_flags|broken:streams_events:s/hipEventCreate(&start)/hipEventCreateWithFlags(\&start, hipEventDisableTiming)/|streams_events.cu|||
 broken_memcpy_kind|broken:vector_add:0,/hipMemcpyHostToDevice/s/hipMemcpyHostToDevice/hipMemcpyDeviceToHost/|vector_add.cu|||
@@ -80,9 +86,9 @@ prepare_sources() {  # copy each original into src/NAME and port it into port/NA
     name=$(field "$row" 1)
     origin=$(field "$row" 2)
     case $origin in
-      ex:*)
+      ex:* | lib:*)
         mkdir -p "$W/src/$name"
-        cp "examples/cuda/${origin#ex:}" examples/cuda/device_helpers.cuh "$W/src/$name/" ;;
+        cp "examples/cuda/${origin#*:}" examples/cuda/device_helpers.cuh "$W/src/$name/" ;;
       rodinia:*)
         cp -r "$CORPUS/rodinia/cuda/${origin#rodinia:}" "$W/src/$name"
         prune "$W/src/$name" "$(field "$row" 3)" ;;
@@ -139,7 +145,7 @@ build_all() {
   if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so '; then  # no driver here: link against a stub
     stub=$W/stub
     mkdir -p "$stub"
-    [ -f "$stub/libcuda.so" ] || gcc -shared -fPIC -o "$stub/libcuda.so" "$HN/stub.c"
+    [ -f "$stub/libcuda.so" ] || gcc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$stub/libcuda.so" "$HN/stub.c"
     export LIBRARY_PATH="$stub${LIBRARY_PATH:+:$LIBRARY_PATH}"
   fi
   # CUDA 13 removed cudaThreadSynchronize, which the Rodinia originals call; its successor is
@@ -153,20 +159,14 @@ build_all() {
   [ -f "$W/fixtime.so" ] || printf '%s\n' '#include <time.h>' \
     'time_t time(time_t *t) { if (t) *t = 1700000000; return 1700000000; }' |
     gcc -shared -fPIC -x c -o "$W/fixtime.so" -
-  export -f build_one field rows
+  export -f build_one field rows verify_one
   export W PROGRAMS HN
   export NVFLAGS_S="${NVFLAGS[*]}" HIPINC_S="${HIPINC[*]}"
-  rows | cut -d'|' -f1 | xargs -P "$JOBS" -I{} bash -c \
+  rows | grep -v '|lib:' | cut -d'|' -f1 | xargs -P "$JOBS" -I{} bash -c \
     'read -ra NVFLAGS <<<"$NVFLAGS_S"; read -ra HIPINC <<<"$HIPINC_S"; build_one {}'
 }
 
-mask() {  # timings, addresses, and numbers printed next to time units
-  sed -E -e 's/0x[0-9a-fA-F]{6,}/0xADDR/g' \
-    -e 's/[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)? *(ms|us|s|sec|seconds|msec|GB\/s|GFLOP\/s)\b/T \3/g' \
-    -e 's/((time|TIME|Time|TOOK|took|Elapsed|elapsed|Execution|EXECUTION)[^0-9]*)[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1T/g'
-}
-
-run_side() {  # run_side NAME SIDE: runs bin/NAME.SIDE in a fresh folder, keeps exit, out, err, files
+run_side() {  # run_side NAME SIDE: runs bin/NAME.SIDE (SIDE orig, orig2 or port) in a fresh folder
   local name=$1 side=$2 row args outs d f
   row=$(rows | grep "^$name|")
   args=$(field "$row" 5)
@@ -176,63 +176,142 @@ run_side() {  # run_side NAME SIDE: runs bin/NAME.SIDE in a fresh folder, keeps 
   mkdir -p "$d/cwd"
   [ "$name" = driver_api ] && cp "$W/bin/driver_api.cubin" "$d/cwd/"
   # shellcheck disable=SC2086
-  (cd "$d/cwd" && LD_PRELOAD=$W/fixtime.so timeout 120 "$W/bin/$name.$side" $args >"$d/stdout" 2>"$d/stderr")
+  (cd "$d/cwd" && LD_PRELOAD=$W/fixtime.so timeout 120 "$W/bin/$name.${side%2}" $args >"$d/stdout" 2>"$d/stderr")
   echo $? >"$d/exit"
   for f in $outs; do
     if [ -f "$d/cwd/$f" ]; then cp "$d/cwd/$f" "$d/file.$f"; else echo "(missing)" >"$d/file.$f"; fi
   done
 }
 
-compare_one() {  # prints: same | differs<TAB>first difference
-  local name=$1 o=$W/run/$1.orig p=$W/run/$1.port f what
-  for what in exit stdout stderr $(cd "$o" && ls file.* 2>/dev/null); do
-    if ! cmp -s <(mask <"$o/$what") <(mask <"$p/$what"); then
-      printf 'differs\t%s: %s\n' "$what" \
-        "$(diff <(mask <"$o/$what") <(mask <"$p/$what") | grep -E '^[<>]' | head -2 | tr '\n' ' ' | cut -c1-160)"
-      return 0
-    fi
-  done
-  printf 'same\t\n'
+compare_one() {  # compare_one NAME: "same" or "differs<TAB>first difference" (python3)
+  python3 - "$W/run/$1.orig" "$W/run/$1.orig2" "$W/run/$1.port" "$W" <<'PY'
+import pathlib, re, sys
+orig, orig2, port, work = (pathlib.Path(a) for a in sys.argv[1:])
+RULES = [  # what legitimately changes between runs and between the two builds
+    (re.escape(str(work)) + r"/(src|port)/[^/\s:']+", "<dir>"),
+    (r"0x[0-9a-fA-F]{6,}", "0x<addr>"),
+    (r"[-+]?\d+\.?\d*(?:[eE][-+]?\d+)?\s*(?:ms|us|ns|s|sec|seconds|msec|GB/s|GFLOP/s)\b", "<time>"),
+    (r"(?i)((?:time|took|elapsed|execution)[^0-9\n]*)[-+]?\d+\.?\d*(?:[eE][-+]?\d+)?", r"\1<time>"),
+]
+def lines(folder, what):
+    text = (folder / what).read_text(errors="replace")
+    for pattern, repl in RULES:
+        text = re.sub(pattern, repl, text)
+    return text.splitlines()
+whats = ["exit", "stdout", "stderr"] + sorted(p.name for p in orig.glob("file.*"))
+masked = 0
+for what in whats:
+    a, a2, b = lines(orig, what), lines(orig2, what), lines(port, what)
+    unstable = {i for i in range(min(len(a), len(a2))) if a[i] != a2[i]} if len(a) == len(a2) else set()
+    masked += len(unstable)
+    for i in range(max(len(a), len(b))):
+        if i in unstable:
+            continue
+        x = a[i] if i < len(a) else "(end)"
+        y = b[i] if i < len(b) else "(end)"
+        if x != y:
+            print(f"differs\t{what}:{i + 1}: {x[:70]!r} vs {y[:70]!r}")
+            sys.exit()
+print("same\t" + (f"({masked} line(s) that change between two runs of the original masked)" if masked else ""))
+PY
 }
 
-run_all() {
+# timings printed without a unit ("TOOK: 0.000009", "Time consumed(ms): 0.6"), masked for rocport verify
+TIME_MASK='(?i)(time|took|elapsed|execution)[^0-9\n]*[-+]?[0-9]+\.?[0-9]*(e[-+]?[0-9]+)?'
+export TIME_MASK
+
+verify_one() {  # verify_one NAME: rocport verify on src/NAME and port/NAME -> $OUT/verify/NAME.json
+  local name=$1 row args outs flags f opts=()
+  row=$(rows | grep "^$name|")
+  flags=$(field "$row" 4)
+  args=$(field "$row" 5)
+  outs=$(field "$row" 6)
+  for f in $outs; do opts+=(--output-file "$f"); done
+  local a=$W/src/$name b=$W/port/$name srcs
+  srcs=$(field "$row" 3)
+  # one source file (that may include others): verify the file; several: the folder
+  [ "$srcs" = "${srcs%% *}" ] && a=$a/$srcs b=$b/$srcs
+  [ "$name" = driver_api ] && opts+=(--inputs "$W/bin/driver_api.cubin")
+  # the build flags of the program's Makefile (and the CUDA 13 shim) reach both builds through nvcc's
+  # NVCC_APPEND_FLAGS; -I folders are the original's (they hold headers without CUDA)
+  NVCC_APPEND_FLAGS="-include $W/cuda13_compat.h ${flags//-I/-I$W/src/$name/}" \
+    timeout 300 python3 -m rocport verify "$a" "$b" --nvidia --run "$args" "${opts[@]}" \
+    --env "LD_PRELOAD=$W/fixtime.so" --mask "$TIME_MASK" --hip-nvidia "$(dirname "$HN")" --json "$W/verify/$name.json" \
+    >"$W/verify/$name.txt" 2>&1
+  echo "exit $?" >>"$W/verify/$name.txt"
+}
+
+verify_summary() {  # verify_summary NAME: "status<TAB>reason or first difference" from its JSON
+  python3 - "$W/verify/$1.json" <<'PY'
+import json, sys
+try:
+    p = json.load(open(sys.argv[1]))["programs"]
+except (OSError, ValueError, KeyError):
+    print("no report\t"); sys.exit()
+parts = []
+for prog in p:
+    d = prog.get("difference")
+    why = f"{d['what']}:{d['line']}: {d['reference'][:60]!r} vs {d['ported'][:60]!r}" if d else (prog.get("reason") or "")
+    parts.append((prog["status"], why[:200]))
+print(parts[0][0] if len(parts) == 1 else "/".join(s for s, _ in parts), "\t", "; ".join(w for _, w in parts if w), sep="")
+PY
+}
+
+run_all() {  # both comparisons for every program; table last, logs and reports under $OUT
   mkdir -p "$OUT"
-  local log=$OUT/verify_h200.log tsv=$OUT/verify_h200.tsv name origin res
+  local log=$OUT/verify_h200.log tsv=$OUT/verify_h200.tsv name res which t0=$SECONDS
   : >"$log"
   { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1; nvcc --version | tail -1; } | tee -a "$log"
-  [ -d "$W/port" ] || { echo "no $W/port: run prepare first (and carry .cache/verify-h200)"; exit 2; }
-  local t0=$SECONDS
+  [ -d "$W/port" ] || { echo "no $W/port: run prepare first (and carry .cache/verify-h200/src and port)"; exit 2; }
   build_all >>"$log" 2>&1
   echo "build: $((SECONDS - t0)) s" | tee -a "$log"
-  printf 'program\tresult\tfirst difference\n' >"$tsv"
+  t0=$SECONDS
+  rm -rf "$W/verify" && mkdir -p "$W/verify"
+  if [ "${VERIFY:-rocport}" = rocport ] && python3 -m rocport verify --help >/dev/null 2>&1; then
+    rows | cut -d'|' -f1 | xargs -P "$JOBS" -I{} bash -c 'verify_one {}'
+    echo "rocport verify: $((SECONDS - t0)) s" | tee -a "$log"
+  else
+    echo "rocport verify: not run (VERIFY=${VERIFY:-rocport}, or the command is missing)" | tee -a "$log"
+  fi
+  t0=$SECONDS
+  printf 'program\tscript\trocport verify\tfirst difference or reason\n' >"$tsv"
   rows | while IFS= read -r row; do
     name=$(field "$row" 1)
-    if [ ! -x "$W/bin/$name.orig" ] || [ ! -x "$W/bin/$name.port" ]; then
-      local which=orig
+    if [ "$(field "$row" 2 | cut -d: -f1)" = lib ]; then
+      res="not covered"$'\t'"a CUDA library program (no NVIDIA build of its HIP library here)"
+    elif [ ! -x "$W/bin/$name.orig" ] || [ ! -x "$W/bin/$name.port" ]; then
+      which=orig
       [ -x "$W/bin/$name.orig" ] && which=port
-      printf '%s\tcould not build\t%s: %s\n' "$name" "$which" \
-        "$(grep -m1 -E 'error' "$W/logs/$name.build-$which.txt" | cut -c1-160)" >>"$tsv"
-      continue
+      res="could not build"$'\t'"$which: $(grep -m1 -E 'error' "$W/logs/$name.build-$which.txt" | sed "s#$W/##g" | cut -c1-160)"
+    else
+      run_side "$name" orig
+      run_side "$name" orig2
+      run_side "$name" port
+      if [ "$(cat "$W/run/$name.orig/exit")" = 124 ]; then
+        res="could not run"$'\t'"original timed out"
+      else
+        res=$(compare_one "$name")
+      fi
+      {
+        echo "=== $name: $(field "$row" 5) -> ${res%%$'\t'*}"
+        for side in orig port; do
+          echo "--- $side exit $(cat "$W/run/$name.$side/exit")"
+          head -c 3000 "$W/run/$name.$side/stdout"
+          echo "--- $side stderr"
+          head -c 1500 "$W/run/$name.$side/stderr"
+        done
+      } >>"$log"
     fi
-    run_side "$name" orig
-    run_side "$name" port
-    if [ "$(cat "$W/run/$name.orig/exit")" = 124 ]; then
-      printf '%s\tcould not run\toriginal timed out\n' "$name" >>"$tsv"
-      continue
-    fi
-    res=$(compare_one "$name")
-    printf '%s\t%s\n' "$name" "$res" >>"$tsv"
-    {
-      echo "=== $name: $(field "$row" 5) -> ${res%%$'\t'*}"
-      for side in orig port; do
-        echo "--- $side exit $(cat "$W/run/$name.$side/exit")"
-        head -c 3000 "$W/run/$name.$side/stdout"
-        echo "--- $side stderr"
-        head -c 1500 "$W/run/$name.$side/stderr"
-      done
-    } >>"$log"
+    local v
+    v=$(verify_summary "$name")
+    # the first difference: rocport verify's where it has one, else the script's
+    local why=${v#*$'\t'}
+    [ -n "$why" ] || why=${res#*$'\t'}
+    printf '%s\t%s\t%s\t%s\n' "$name" "${res%%$'\t'*}" "${v%%$'\t'*}" "$why" >>"$tsv"
   done
+  echo "runs: $((SECONDS - t0)) s" | tee -a "$log"
   cat "$W"/logs/*.build-*.txt >"$OUT/verify_h200_build.log" 2>/dev/null
+  tar -czf "$OUT/verify_h200_reports.tar.gz" -C "$W" verify run 2>/dev/null
   echo
   column -t -s $'\t' "$tsv" 2>/dev/null || cat "$tsv"
 }

@@ -213,7 +213,8 @@ def _nvidia(cuda, port, work, options: VerifyOptions, hip, normalise) -> Program
         report.status = Status.NOT_COVERED
         report.reason = (
             f"uses {', '.join(missing)}: needs {' and '.join(missing)} built for HIP's NVIDIA "
-            "backend (their headers on the include path and their libraries)"
+            "backend (headers on the include path, e.g. with --hip-nvidia, and the libraries "
+            "linked against CUDA's)"
         )
         return report
     if options.expected is not None:

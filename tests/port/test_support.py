@@ -192,3 +192,18 @@ def test_ported_files_that_use_support_headers_compile_for_gfx942(tmp_path) -> N
         )
         statuses = {u.path: (u.status.value, [e.message for e in u.errors]) for u in result.units}
         assert statuses[unit][0] == "passed", statuses
+
+
+def test_libcudacxx_barrier_becomes_its_support_header_with_its_names() -> None:
+    """SGEMM_CUDA's kernel 12: <cuda/barrier>, cuda::barrier, cuda::memcpy_async."""
+    source = _corpus("sgemm-cuda/src/kernels/12_kernel_double_buffering.cuh").read_text()
+    out = _translate(source)
+    assert '#include "rocport_cuda_barrier.h"' in out.text and "<cuda/barrier>" not in out.text
+    left = [
+        (r.name, r.outcome.value) for r in out.references if r.outcome is not Outcome.TRANSLATED
+    ]
+    assert left == []
+    assert _translate(out.text).text == out.text
+    # without the header, its names are not the support header's: they stay unknown
+    bare = _translate("__device__ void f(cuda::barrier<cuda::thread_scope_block>& b);\n")
+    assert {r.outcome for r in bare.references} == {Outcome.UNKNOWN}

@@ -32,6 +32,7 @@ from rocport.port.model import FileReport, FileStatus, Outcome, Reference, Trans
 from rocport.port.tree import FileResult, Item
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?P<path>"[^"\n]+"|<[^>\n]+>)', re.MULTILINE)
+_QUOTED_STR = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"', re.MULTILINE)
 _QUOTED = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"', re.MULTILINE)
 
 
@@ -91,7 +92,9 @@ def apply(translation: Translation, present: frozenset[str] = frozenset()) -> Tr
     added: list[Reference] = []
     stand_ins = _stand_ins()
     edits: list[tuple[int, int, str]] = []
+    replaced: dict[tuple[str, int], SupportHeader] = {}  # (include, input line) -> header
     if any(name in out for name in stand_ins):
+        reported = {(r.name, r.line) for r in refs if r.family == "include"}
         for m in _INCLUDE.finditer(out):
             written = m.group("path")[1:-1]
             header = stand_ins.get(written)
@@ -102,6 +105,9 @@ def apply(translation: Translation, present: frozenset[str] = frozenset()) -> Tr
             line = out.count("\n", 0, start) + 1
             column = start - out.rfind("\n", 0, start)
             line -= sum(1 for i in inserted if i < line)
+            if (written, line) in reported:
+                replaced[written, line] = header  # the translator reported it: that one changes
+                continue
             added.append(
                 Reference(
                     written, line, column, Outcome.TRANSLATED, "include", header.name, header.note
@@ -110,12 +116,20 @@ def apply(translation: Translation, present: frozenset[str] = frozenset()) -> Tr
         for start, end, new in reversed(edits):
             out = out[:start] + new + out[end:]
     providers = _providers()
+    included = {h.name for h in replaced.values()} | {r.hip for r in added}
+    if "rocport_" in out:  # a support header included already (translating a port again)
+        included.update(_QUOTED_STR.findall(out))
     needed: list[str] = []
-    if any(r.outcome is Outcome.UNSUPPORTED and r.name in providers for r in refs):
+    if replaced or any(r.outcome is not Outcome.TRANSLATED and r.name in providers for r in refs):
         new_refs = []
         for r in refs:
-            header = providers.get(r.name) if r.outcome is Outcome.UNSUPPORTED else None
+            header = replaced.get((r.name, r.line)) if r.family == "include" else None
             if header is not None:
+                r = replace(r, outcome=Outcome.TRANSLATED, hip=header.name, note=header.note)
+            elif r.outcome is not Outcome.TRANSLATED and (header := providers.get(r.name)):
+                if header.stands_for and header.name not in included:
+                    new_refs.append(r)  # its names come with its header, not on their own
+                    continue
                 r = replace(r, outcome=Outcome.TRANSLATED, hip=r.name, note=header.note)
                 if header.name not in needed:
                     needed.append(header.name)

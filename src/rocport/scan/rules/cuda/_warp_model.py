@@ -15,11 +15,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from rocport._diagnostics import Applicability, Edit, Fix
 from rocport.scan import cexpr
-from rocport.scan.context import CudaSource, Function
+from rocport.scan.context import CudaSource, Function, word_start
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
 from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
 
@@ -51,6 +52,36 @@ _CROSS_LANE = re.compile(
     r"__lanemask|thread_block_tile|tiled_partition|\bcg::reduce\b|"
     r"\b\w*(?:[wW]arp|[rR]educe)\w*\s*(?:<[^;<>]*>)?\s*\("
 )
+#: :data:`_CROSS_LANE` matched at its anchors: the name alternative starts at `warp`/`reduce`
+#: inside the name (a name that holds one is found there), so that no regex is tried at every
+#: character
+_CROSS_LANE_AT = re.compile(
+    r"__shfl|\.shfl|__ballot|__any|__all|__activemask|__syncwarp|__reduce_|__match_|"
+    r"__lanemask|thread_block_tile|tiled_partition|\bcg::reduce\b|"
+    r"(?:[wW]arp|[rR]educe)\w*\s*(?:<[^;<>]*>)?\s*\("
+)
+_CROSS_LANE_ANCHORS = (
+    "__shfl",
+    ".shfl",
+    "__ballot",
+    "__any",
+    "__all",
+    "__activemask",
+    "__syncwarp",
+    "__reduce_",
+    "__match_",
+    "__lanemask",
+    "thread_block_tile",
+    "tiled_partition",
+    "cg::reduce",
+    "warp",
+    "Warp",
+    "reduce",
+    "Reduce",
+)
+_BLOCKER_ANCHORS = ("32", "31", "0x1", "0X1", "<<", ">>")
+#: every name :data:`_WARP_NAME` matches holds one of these (in any case)
+_WARP_NAME_ANCHORS = ("warp", "lane", "wave")
 #: literals that tie data to 32 lanes when they are not one of the model's spots
 _BLOCKER = re.compile(r"(?<![\w.])(?:32|31|0[xX]1[fF])[uU]?(?![\w.])|<<\s*5\b|>>\s*5\b")
 _SHARED_DIM_32 = re.compile(r"__shared__[^;]*?\b(?P<name>\w+)\s*\[\s*(?P<dim>32)[uU]?\s*\]")
@@ -174,53 +205,146 @@ def _build(src: CudaSource) -> dict[int, Model]:
     for indexes in by_name.values():
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
-    names = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(by_name, key=len)[::-1])) + r")\b")
-    for index, function in enumerate(functions):
-        start, end = function.body
-        for match in names.finditer(code, start + 1, end):
-            for other in by_name[match.group()]:
-                if other != index:
-                    parent[root(other)] = root(index)
+    for index, name in _calls(src, by_name):
+        for other in by_name[name]:
+            if other != index:
+                parent[root(other)] = root(index)
     groups: dict[int, Model] = {}
     for index, function in enumerate(functions):
         groups.setdefault(root(index), Model([])).functions.append(function)
-    facts = tree_facts(src.path)
-    sites = _sites(src, facts)
+    sites = _sites(src)
     result: dict[int, Model] = {}
+    offsets = [s.offset for s in sites]
+    cross = _starts(src, _CROSS_LANE_ANCHORS)
+    anchors = (_starts(src, _BLOCKER_ANCHORS), src.find_all("__shared__"))
     for model in groups.values():
         spans = [f.body for f in model.functions]
-        model.sites = [s for s in sites if any(a <= s.offset <= b for a, b in spans)]
-        model.cross_lane = any(_CROSS_LANE.search(code, a, b + 1) for a, b in spans)
-        model.blockers = _blockers(src, model, spans)
+        inside = sorted(
+            {i for a, b in spans for i in range(bisect_left(offsets, a), bisect_right(offsets, b))}
+        )
+        model.sites = [sites[i] for i in inside]
+        model.cross_lane = any(
+            _matches_in(code, _CROSS_LANE_AT, cross, a, b + 1, first=True) for a, b in spans
+        )
+        model.blockers = _blockers(src, model, spans, anchors)
         model.header = src.path.endswith(_HEADER_SUFFIXES)
         for function in model.functions:
             result[function.body[0]] = model
     return result
 
 
-def _sites(src: CudaSource, facts: TreeFacts) -> list[Site]:
+def _calls(src: CudaSource, by_name: dict[str, list[int]]) -> list[tuple[int, str]]:
+    """``(function index, name)`` for every whole-word use of a function's name inside the
+    body of a function (what ``\\b(?:names)\\b`` finds there), found with ``str.find``."""
+    code = src.code
+    functions = src.functions
+    if not all(name.isidentifier() for name in by_name):
+        names = re.compile(
+            r"\b(?:" + "|".join(map(re.escape, sorted(by_name, key=len)[::-1])) + r")\b"
+        )
+        return [
+            (index, match.group())
+            for index, function in enumerate(functions)
+            for match in names.finditer(code, function.body[0] + 1, function.body[1])
+        ]
+    bodies = sorted((f.body[0] + 1, f.body[1], i) for i, f in enumerate(functions))
+    starts = [b[0] for b in bodies]
+    longest = max(end - start for start, end, _ in bodies)
+    found = []
+    for name in by_name:
+        size = len(name)
+        for at in src.find_all(name):
+            after = at + size
+            if (at and (code[at - 1].isalnum() or code[at - 1] == "_")) or (
+                after < len(code) and (code[after].isalnum() or code[after] == "_")
+            ):
+                continue
+            i = bisect_right(starts, at) - 1
+            while i >= 0 and starts[i] >= at - longest:
+                start, end, index = bodies[i]
+                if after <= end:
+                    found.append((index, name))
+                i -= 1
+    return found
+
+
+def _starts(src: CudaSource, anchors: tuple[str, ...]) -> list[int]:
+    """Sorted offsets of every anchor in the code."""
+    return sorted({at for anchor in anchors for at in src.find_all(anchor)})
+
+
+def _warp_name_starts(src: CudaSource) -> list[int] | None:
+    """Starts of the names that hold ``warp``, ``lane`` or ``wave`` in any case (None where
+    the code is not ASCII, whose lower case may move offsets)."""
+    code = src.code
+    if not code.isascii():
+        return None
+    low = code.lower()
+    starts = set()
+    for anchor in _WARP_NAME_ANCHORS:
+        at = low.find(anchor)
+        while at != -1:
+            starts.add(word_start(code, at))
+            at = low.find(anchor, at + 1)
+    return sorted(starts)
+
+
+def _matches_in(
+    code: str,
+    pattern: re.Pattern[str],
+    starts: list[int],
+    start: int,
+    end: int,
+    first: bool = False,
+) -> list[re.Match[str]]:
+    """What ``pattern.finditer(code, start, end)`` finds (only the first one with ``first``),
+    trying ``pattern`` only at ``starts``: sorted offsets among which every match begins."""
+    found: list[re.Match[str]] = []
+    last = start
+    match = pattern.match
+    for at in starts[bisect_left(starts, start) : bisect_left(starts, end)]:
+        if at >= last:
+            hit = match(code, at, end)
+            if hit is not None:
+                found.append(hit)
+                if first:
+                    break
+                last = hit.end()
+    return found
+
+
+def _sites(src: CudaSource) -> list[Site]:
     code = src.code
     sites: list[Site] = []
     bodies = [f.body for f in src.functions]
     for item in lane_math(src):
         sites.append(_lane_site(src, item))
+    warp_size = src.find_all("warpSize")
+    names = _warp_name_starts(src)
+    tiles = _starts(src, ("thread_block_tile", "tiled_partition"))
+    shuffles = src.find_all("__shfl")
     for start, end in bodies:
-        for match in _WARPSIZE.finditer(code, start, end):
+        for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
             sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
-        for match in _WARP_NAME.finditer(code, start, end):
+        named = (
+            _WARP_NAME.finditer(code, start, end)
+            if names is None
+            else _matches_in(code, _WARP_NAME, names, start, end)
+        )
+        for match in named:
             name = match.group()
             if name == "warpSize":
                 continue
-            width = macro_width(src, name, facts)
+            width = macro_width(src, name)
             if width is not None:
                 sites.append(Site(match.start(), "macro", width, name, None))
-        for match in _TILE.finditer(code, start, end):
+        for match in _matches_in(code, _TILE, tiles, start, end):
             sites.append(Site(match.start(), "tile", W32, match.group(), None))
         for match in _FOR.finditer(code, start, end):
             site = _loop_site(src, match)
             if site is not None:
                 sites.append(site)
-        for match in _SHUFFLE_CALL.finditer(code, start, end):
+        for match in _matches_in(code, _SHUFFLE_CALL, shuffles, start, end):
             site = _width_site(src, match)
             if site is not None:
                 sites.append(site)
@@ -322,8 +446,16 @@ def _split(code: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _blockers(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> list[int]:
+def _blockers(
+    src: CudaSource,
+    model: Model,
+    spans: list[tuple[int, int]],
+    anchors: tuple[list[int], list[int]],
+) -> list[int]:
+    """Offsets of the literals that tie ``model`` to 32 lanes outside its spots; ``anchors``:
+    the file's offsets where :data:`_BLOCKER` and :data:`_SHARED_DIM_32` matches may begin."""
     code = src.code
+    blocker_starts, shared_starts = anchors
     covered = set()
     for site in model.sites:
         for edit in site.edits or ():
@@ -331,7 +463,7 @@ def _blockers(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> li
     lane_vars = _lane_variables(src, model)
     exempt: set[int] = set()
     for a, b in spans:
-        for match in _SHARED_DIM_32.finditer(code, a, b):
+        for match in _matches_in(code, _SHARED_DIM_32, shared_starts, a, b):
             name = match.group("name")
             lanes = "|".join(lane_vars) or "(?!)"
             written = re.search(
@@ -339,18 +471,20 @@ def _blockers(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> li
             )
             if not written:  # one slot per warp: warpSize >= 32 needs no more
                 exempt.add(match.start("dim"))
+    narrow = [s for s in model.sites if s.width == W32]  # sorted by offset, as model.sites
+    narrow_offsets = [s.offset for s in narrow]
+    reach = max((len(s.text) + 8 for s in narrow), default=0)
     found = []
     for a, b in spans:
-        for match in _BLOCKER.finditer(code, a, b):
+        for match in _matches_in(code, _BLOCKER, blocker_starts, a, b):
             at = match.start()
+            near = narrow[
+                bisect_left(narrow_offsets, at - reach) : bisect_right(narrow_offsets, at)
+            ]
             if (
                 at in covered
                 or at in exempt
-                or any(
-                    s.offset <= at < s.offset + len(s.text) + 8
-                    for s in model.sites
-                    if s.width == W32
-                )
+                or any(s.offset <= at < s.offset + len(s.text) + 8 for s in near)
             ):
                 continue
             found.append(at)
@@ -433,53 +567,81 @@ def _header(path: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
 
 def tree_facts(path: str) -> TreeFacts:
     """The facts of the headers that the file at ``path`` includes (transitively, resolved
-    beside each includer and up to three folders above it) and of the headers in its folder."""
-    if not path or not os.path.isfile(path):
+    beside each includer and up to three folders above it) and of the headers in its folder
+    (with what they include); each header and folder is read once per process."""
+    if not path:
         return _EMPTY
     real = os.path.realpath(path)
     cached = _TREE_CACHE.get(real)
     if cached is not None:
         return cached
-    folder = os.path.dirname(real)
-    todo = [real]
-    with contextlib.suppress(OSError):
-        todo += sorted(
-            os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(_HEADER_SUFFIXES)
-        )
-    seen: set[str] = set()
+    if not os.path.isfile(real):
+        return _EMPTY
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
-    while todo and len(seen) < 200:
-        current = todo.pop(0)
-        if current in seen:
-            continue
-        seen.add(current)
-        found, free, includes = _header(current)
-        if current != real:
-            for name, vals in found.items():
-                values.setdefault(name, set()).update(vals)
-        mask_free |= free
-        base = os.path.dirname(current)
-        for include in includes:
-            for up in range(4):
-                candidate = os.path.normpath(os.path.join(base, *[".."] * up, include))
-                if os.path.isfile(candidate):
-                    todo.append(candidate)
-                    break
+    own = _header(real)[0]
+    for part in (*_closure(real), _folder(os.path.dirname(real))):
+        for name, found in part.values.items():
+            if name not in own:
+                values.setdefault(name, set()).update(found)
+        mask_free |= part.mask_free
     facts = TreeFacts({k: frozenset(v) for k, v in values.items()}, frozenset(mask_free))
     _TREE_CACHE[real] = facts
     return facts
 
 
-def macro_width(src: CudaSource, name: str, facts: TreeFacts | None = None) -> str | None:
+_CLOSURES: dict[str, tuple[TreeFacts, ...]] = {}
+_FOLDERS: dict[str, TreeFacts] = {}
+
+
+def _closure(path: str) -> tuple[TreeFacts, ...]:
+    """The facts of ``path`` and of every header it includes, transitively (memoized)."""
+    cached = _CLOSURES.get(path)
+    if cached is not None:
+        return cached
+    _CLOSURES[path] = ()  # an include cycle ends here
+    values, mask_free, includes = _header(path)
+    parts = [TreeFacts({k: frozenset(v) for k, v in values.items()}, frozenset(mask_free))]
+    base = os.path.dirname(path)
+    for include in includes:
+        for up in range(4):
+            candidate = os.path.normpath(os.path.join(base, *[".."] * up, include))
+            if os.path.isfile(candidate):
+                parts.extend(_closure(candidate))
+                break
+    unique = tuple({id(part): part for part in parts}.values())
+    _CLOSURES[path] = unique
+    return unique
+
+
+def _folder(folder: str) -> TreeFacts:
+    """The facts of the headers in ``folder`` and of what they include (memoized)."""
+    cached = _FOLDERS.get(folder)
+    if cached is not None:
+        return cached
+    names: list[str] = []
+    with contextlib.suppress(OSError):
+        names = sorted(n for n in os.listdir(folder) if n.endswith(_HEADER_SUFFIXES))
+    values: dict[str, set[str]] = {}
+    mask_free: set[str] = set()
+    for name in names[:500]:
+        for part in _closure(os.path.join(folder, name)):
+            for key, found in part.values.items():
+                values.setdefault(key, set()).update(found)
+            mask_free |= part.mask_free
+    facts = TreeFacts({k: frozenset(v) for k, v in values.items()}, frozenset(mask_free))
+    _FOLDERS[folder] = facts
+    return facts
+
+
+def macro_width(src: CudaSource, name: str) -> str | None:
     """The width a warp-size macro or constant stands for (``32``, ``64``, ``warpSize``), from
     this file or, where it is not defined here, from the headers of the tree (None: unknown or
     defined with different values)."""
     text = src.constant_text(name)
     if text is not None:
         return _width_of(text, src.evaluate(text))
-    facts = tree_facts(src.path) if facts is None else facts
-    values = facts.values.get(name)
+    values = tree_facts(src.path).values.get(name)
     if not values:
         return None
     widths = {_width_of(v, cexpr.evaluate(v.rstrip("uUlL"), lambda _n: None)) for v in values}

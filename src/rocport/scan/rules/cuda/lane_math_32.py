@@ -42,13 +42,14 @@ size has no automatic fix (host code has no `warpSize`; query `deviceProp.warpSi
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from rocport._diagnostics import Applicability, Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._lane_math import lane_math
-from rocport.scan.rules.cuda._warp_model import model_at, models
+from rocport.scan.rules.cuda._warp_model import model_at
 
 #: a kernel whose blocks cover ``warpSize`` elements each
 _COVERS_WARPSIZE = re.compile(r"blockIdx\.x\s*\*\s*warpSize\b|\bwarpSize\s*\*\s*blockIdx\.x")
@@ -94,11 +95,15 @@ def _grids(src: CudaSource) -> Iterator[Finding]:
     if not src.has("<<<"):
         return
     code = src.code
+    warp_size = src.find_all("warpSize")  # in both forms: no regex search without one
+    if not warp_size:
+        return
     covering = {
         f.name
-        for model in models(src)
-        for f in model.functions
-        if f.is_kernel and _COVERS_WARPSIZE.search(code, *f.body)
+        for f in src.functions
+        if f.is_kernel
+        and bisect_left(warp_size, f.body[0]) < bisect_left(warp_size, f.body[1])
+        and _COVERS_WARPSIZE.search(code, *f.body)
     }
     if not covering:
         return

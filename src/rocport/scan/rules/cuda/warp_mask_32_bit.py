@@ -64,9 +64,13 @@ def check(src: CudaSource) -> Iterator[Finding]:
     for word in MASKED_CALL_STARTS:
         starts += src.find_all(word)
     starts.sort()
-    dropped = tree_facts(src.path).mask_free
+    dropped: frozenset[str] | None = None
     for call in src.matches_from(MASKED_CALL, starts):
-        if not src.starts_word(call.start()) or call.group(1) in dropped:
+        if not src.starts_word(call.start()):
+            continue
+        if dropped is None:
+            dropped = tree_facts(src.path).mask_free
+        if call.group(1) in dropped:
             continue
         start, end = first_argument(code, call.end() - 1)
         mask = code[start:end]

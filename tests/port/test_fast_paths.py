@@ -1,7 +1,8 @@
 """Fast forms agree with the plain ones they replace: ``word_before_name`` reads backwards
 what one regex found by trying every position of the 120 characters before a name; the
-unrolled block-comment pattern and the literal-first macro-parameter search find what the
-character-by-character patterns found."""
+unrolled block-comment pattern and the literal-first macro-parameter and quoted-include
+searches find what the character-by-character patterns found; the CUDA-looking words, one
+alternative per first character, are those of one alternative per prefix."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rocport.port import directives
-from rocport.port.scanner import declared_at, macro_parameters, word_before_name
+from rocport.port.includes import quoted_includes
+from rocport.port.mapping import load_mapping
+from rocport.port.scanner import (
+    _cuda_like_words,
+    _literal_head,
+    declared_at,
+    macro_parameters,
+    split_alternatives,
+    word_before_name,
+)
 
 #: the pattern the backwards reader replaced (a tag keyword, or a type word with one level of
 #: template arguments, then spaces, ``*`` or ``&``, up to the name)
@@ -131,3 +141,65 @@ def test_macro_parameters_are_those_of_directives_at_line_starts(pieces: list[st
     plain = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+\(([^)\n]*)\)", re.MULTILINE)
     expected = {p.strip() for params in plain.findall(text) for p in params.split(",")}
     assert macro_parameters(text) == expected
+
+
+_INCLUDES = st.lists(
+    st.sampled_from(
+        ['#include "a.h"', '# include\t"b/c.cuh"', 'x #include "d.h"', "\t", " ", "\n", '"', "#"]
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_INCLUDES)
+def test_quoted_includes_are_those_of_directives_at_line_starts(pieces: list[str]) -> None:
+    data = "".join(pieces).encode()
+    plain = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+    assert quoted_includes(data) == plain.findall(data)
+
+
+_WORDS = st.lists(
+    st.sampled_from(
+        [
+            "cuda",
+            "Malloc",
+            "cudaMalloc",
+            "cu",
+            "CU_",
+            "CUDA_",
+            "cub::",
+            "cuda::",
+            "x",
+            " ",
+            "::",
+            "_",
+            "__",
+            "$",
+            "thrust::cuda",
+            "__nv_bfloat16",
+            "nccl",
+            "nvtx",
+            "é",
+            "(",
+            "9",
+            "\n",
+        ]
+    ),
+    max_size=16,
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_WORDS)
+def test_cuda_like_words_grouped_by_first_character_match_as_before(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    pattern = load_mapping().cuda_like.pattern
+    branches = []
+    for alt in split_alternatives(pattern):  # one alternative per prefix, as before grouping
+        head = _literal_head(alt)
+        guard = f"{re.escape(head)}(?<![\\w$].)(?:{alt[1:]})" if head else f"(?<![\\w$]){alt}"
+        branches.append(guard)
+    plain = re.compile("(?:" + "|".join(branches) + r")\w*")
+    fast = _cuda_like_words(pattern)
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]

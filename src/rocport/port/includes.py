@@ -15,7 +15,20 @@ from collections.abc import Iterable
 from rocport.port.model import FileStatus
 from rocport.port.tree import FileResult
 
-_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+#: literal-first, so that ``re`` skips to each ``#``; the line start is checked after
+_QUOTED_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*"([^"\n]+)"')
+
+
+def quoted_includes(data: bytes) -> list[bytes]:
+    """The paths of the ``#include "..."`` directives at line starts in ``data``."""
+    found = []
+    for match in _QUOTED_INCLUDE.finditer(data):
+        before = match.start() - 1
+        while before >= 0 and data[before] in b" \t":  # only back over spaces: linear time
+            before -= 1
+        if before < 0 or data[before] == 10:  # a newline
+            found.append(match.group(1))
+    return found
 
 
 def _left_over(result: FileResult) -> bool:
@@ -46,7 +59,7 @@ def mark_partial_includes(results: Iterable[FileResult]) -> None:
         if found is None:
             folder = posixpath.dirname(rel)
             found = []
-            for raw in _QUOTED_INCLUDE.findall(_text(by_rel[rel])):
+            for raw in quoted_includes(_text(by_rel[rel])):
                 name = raw.decode("utf-8", "replace")
                 for base in (folder, ""):
                     cand = posixpath.normpath(posixpath.join(base, name))

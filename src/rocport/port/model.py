@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 
 class Outcome(enum.Enum):
@@ -91,6 +92,7 @@ class FileStatus(enum.Enum):
 FamilyCounts = dict[str, dict[str, int]]
 
 _OUTCOMES = tuple(outcome.value for outcome in Outcome)
+_FAMILY = attrgetter("family")
 
 
 def empty_counts() -> dict[str, int]:
@@ -125,11 +127,15 @@ class FileReport:
     def from_translation(cls, path: str, kind: str, translation: Translation, **kw) -> FileReport:
         refs = translation.references
         families: FamilyCounts = {}
-        for (family, outcome), n in Counter((r.family, r.outcome) for r in refs).items():
-            counts = families.setdefault(family, empty_counts())
-            counts["found"] += n
-            counts[outcome.value] += n
-        issues = [r for r in refs if r.outcome is not Outcome.TRANSLATED]
+        for family, n in Counter(map(_FAMILY, refs)).items():  # counted in C; then the few
+            counts = families[family] = empty_counts()  # references not translated move
+            counts["found"] = counts["translated"] = n  # from "translated" to their outcome
+        translated = Outcome.TRANSLATED
+        issues = [r for r in refs if r.outcome is not translated]
+        for ref in issues:
+            counts = families[ref.family]
+            counts["translated"] -= 1
+            counts[ref.outcome.value] += 1
         return cls(path, kind, families=families, issues=issues, **kw)
 
     @property

@@ -288,10 +288,21 @@ def declares_namespace(text: str, name: str) -> bool:
 @cache
 def _cuda_like_words(pattern: str) -> re.Pattern[str]:
     """Whole identifiers that start with one of the CUDA-looking prefixes of ``pattern``
-    (literal-first alternatives, so ``re`` skips quickly to candidates)."""
+    (literal-first alternatives, so ``re`` skips quickly to candidates; where every prefix
+    starts with a literal, one alternative per first character, the prefixes in their order)."""
+    alternatives = split_alternatives(pattern)
+    heads = [_literal_head(alt) for alt in alternatives]
+    if None not in heads:
+        by_head: dict[str, list[str]] = defaultdict(list)
+        for head, alt in zip(heads, alternatives, strict=True):
+            by_head[head].append(alt[1:])
+        branches = [
+            f"{re.escape(head)}{_NOT_AFTER_WORD}(?:{'|'.join(rests)})"
+            for head, rests in by_head.items()
+        ]
+        return re.compile("(?:" + "|".join(branches) + r")\w*")
     branches = []
-    for alt in split_alternatives(pattern):
-        head = _literal_head(alt)
+    for alt, head in zip(alternatives, heads, strict=True):
         guard = f"{re.escape(head)}{_NOT_AFTER_WORD}(?:{alt[1:]})" if head else f"(?<![\\w$]){alt}"
         branches.append(guard)
     return re.compile("(?:" + "|".join(branches) + r")\w*")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 
 from rocport.port import directives
 from rocport.port.arguments import comments_and_newlines, skip_space, split_call, trim
@@ -509,7 +510,7 @@ class _Translator:
         edits = self.edits
         if not edits:
             return self.text
-        edits.sort(key=lambda e: (e[0], e[1]))
+        edits.sort(key=_SPAN)
         text = self.text
         pieces = []
         last = 0
@@ -546,7 +547,7 @@ class _Translator:
     def _references(self) -> list[Reference]:
         if not self.found:
             return []
-        self.found.sort(key=_offset)
+        self.found.sort(key=_OFFSET)
         text = self.text
         count = text.count
         rfind = text.rfind
@@ -606,8 +607,9 @@ def _not_a_store_call(rule: _Rule) -> _Rule:
     return _Rule(None, Outcome.UNSUPPORTED, rule.family, note, plain=True)
 
 
-def _offset(item: tuple) -> int:
-    return item[0]
+#: sort keys (stable sorts: ties keep their order): an edit's span, a found name's offset
+_SPAN = itemgetter(0, 1)
+_OFFSET = itemgetter(0)
 
 
 def defined_macros(text: str) -> set[str]:

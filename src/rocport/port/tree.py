@@ -26,7 +26,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -283,6 +282,8 @@ def translate_items(
     if jobs <= 1 or len(work) < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
         _collect(map(engine.run, work), done, progress, len(work))
     else:
+        from concurrent.futures import ProcessPoolExecutor  # loads multiprocessing: only here
+
         chunk = max(1, min(32, len(work) // (jobs * 8)))
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(engine,)) as pool:
             _collect(pool.map(_run_in_worker, work, chunksize=chunk), done, progress, len(work))

@@ -25,13 +25,15 @@ export PYTHONPATH="$ROOT/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 NVFLAGS=(-arch=sm_90 -cudart static -O2 -std=c++17 -w)
 HIPINC=(-I"$HN/generated-include" -I"$HN/hip-include" -I"$HN/hipother-include" -I"$HN/clr-include")
 
-# name | origin | sources (in the program's folder) | extra nvcc flags | arguments | output files
+# name | origin | sources (in the program's folder) | extra nvcc flags (@W@: the work folder) |
+# arguments | output files | rocport port options (besides --rocm 6.4)
 # origin: ex:FILE (examples/cuda), lib:FILE (examples/cuda, uses a CUDA library: left to rocport verify,
 #         which reports what it needs), rodinia:DIR (corpus rodinia/cuda/DIR),
 #         broken:NAME:SED (the port of NAME with SED applied to its sources; must differ)
 PROGRAMS='
 vector_add|ex:vector_add.cu|vector_add.cu|||
 warp_reduce|ex:warp_reduce.cu|warp_reduce.cu|||
+warp_reduce_keep|ex:warp_reduce.cu|warp_reduce.cu||||--warp-sync keep
 streams_events|ex:streams_events.cu|streams_events.cu|||
 transpose_shared|ex:transpose_shared.cu|transpose_shared.cu|||
 templates|ex:templates.cu|templates.cu|||
@@ -47,7 +49,7 @@ lud|rodinia:lud|cuda/lud.cu cuda/lud_kernel.cu common/common.c|-Icommon|-s 256 -
 srad_v2|rodinia:srad/srad_v2|srad.cu|-DOUTPUT|128 128 0 31 0 31 0.5 2|
 streamcluster|rodinia:streamcluster|streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu||10 20 16 4096 4096 1000 none output.txt 1|output.txt
 lavaMD|rodinia:lavaMD|main.c kernel/kernel_gpu_cuda_wrapper.cu util/num/num.c util/timer/timer.c util/device/device.cu||-boxes1d 4|
-hybridsort|rodinia:hybridsort|bucketsort.cu mergesort.cu main.cu|-DVERIFY|r|
+hybridsort|rodinia:hybridsort|bucketsort.cu mergesort.cu main.cu|-DVERIFY -I@W@/glstub|r|
 particlefilter_float|rodinia:particlefilter|ex_particle_CUDA_float_seq.cu|-use_fast_math|-x 128 -y 128 -z 10 -np 1000|
 particlefilter_naive|rodinia:particlefilter|ex_particle_CUDA_naive_seq.cu|-use_fast_math|-x 128 -y 128 -z 10 -np 1000|
 cublas_gemm|lib:cublas_gemm.cu|cublas_gemm.cu|||
@@ -94,7 +96,8 @@ prepare_sources() {  # copy each original into src/NAME and port it into port/NA
         prune "$W/src/$name" "$(field "$row" 3)" ;;
       broken:*) continue ;;
     esac
-    python3 -m rocport port "$W/src/$name" -o "$W/port/$name" --rocm 6.4 >"$W/logs/$name.port.txt" 2>&1 ||
+    # shellcheck disable=SC2046  # options are words
+    python3 -m rocport port "$W/src/$name" -o "$W/port/$name" --rocm 6.4 $(field "$row" 7) >"$W/logs/$name.port.txt" 2>&1 ||
       echo "port of $name failed: $W/logs/$name.port.txt"
   done
   rows | while IFS= read -r row; do  # broken ports: a copy of a good port, one edit
@@ -120,6 +123,7 @@ build_one() {  # build_one NAME: bin/NAME.orig and bin/NAME.port (logs/NAME.buil
   row=$(rows | grep "^$name|")
   srcs=$(field "$row" 3)
   flags=$(field "$row" 4)
+  flags=${flags//@W@/$W}
   mkdir -p "$W/bin"
   for side in orig port; do
     [ -x "$W/bin/$name.$side" ] && continue
@@ -156,6 +160,8 @@ build_all() {
   # and __all are left alone: libcu++ has a struct __any that such a macro would break.)
   printf '%s\n' '#ifdef __CUDACC__' '#include <cuda_runtime.h>' \
     '#define __ballot(p) __ballot_sync(0xffffffffu, (p))' '#endif' >"$W/hip_nvidia_votes.h"
+  # hybridsort includes OpenGL's headers and calls nothing of them: empty ones stand in
+  mkdir -p "$W/glstub/GL" && : >"$W/glstub/GL/glew.h" && : >"$W/glstub/GL/glut.h"
   [ -f "$W/fixtime.so" ] || printf '%s\n' '#include <time.h>' \
     'time_t time(time_t *t) { if (t) *t = 1700000000; return 1700000000; }' |
     gcc -shared -fPIC -x c -o "$W/fixtime.so" -
@@ -234,7 +240,8 @@ verify_one() {  # verify_one NAME: rocport verify on src/NAME and port/NAME -> $
   [ "$name" = driver_api ] && opts+=(--inputs "$W/bin/driver_api.cubin")
   # the build flags of the program's Makefile (and the CUDA 13 shim) reach both builds through nvcc's
   # NVCC_APPEND_FLAGS; -I folders are the original's (they hold headers without CUDA)
-  NVCC_APPEND_FLAGS="-include $W/cuda13_compat.h ${flags//-I/-I$W/src/$name/}" \
+  flags=$(echo "$flags" | sed -E "s#-I([^/@])#-I$W/src/$name/\1#g; s#@W@#$W#g")
+  NVCC_APPEND_FLAGS="-include $W/cuda13_compat.h $flags" \
     timeout 300 python3 -m rocport verify "$a" "$b" --nvidia --run "$args" "${opts[@]}" \
     --env "LD_PRELOAD=$W/fixtime.so" --mask "$TIME_MASK" --hip-nvidia "$(dirname "$HN")" --json "$W/verify/$name.json" \
     >"$W/verify/$name.txt" 2>&1

@@ -29,7 +29,8 @@ HIPINC=(-I"$HN/generated-include" -I"$HN/hip-include" -I"$HN/hipother-include" -
 # arguments | output files | rocport port options (besides --rocm 6.4)
 # origin: ex:FILE (examples/cuda), lib:FILE (examples/cuda, uses a CUDA library: left to rocport verify,
 #         which reports what it needs), rodinia:DIR (corpus rodinia/cuda/DIR),
-#         broken:NAME:SED (the port of NAME with SED applied to its sources; must differ)
+#         broken:NAME:SED (the port of NAME with SED applied to its sources; must differ, except
+#         control_* rows, edits that keep the behaviour, which must come out the same)
 PROGRAMS='
 vector_add|ex:vector_add.cu|vector_add.cu|||
 warp_reduce|ex:warp_reduce.cu|warp_reduce.cu|||
@@ -59,6 +60,8 @@ cub_reduce|lib:cub_reduce.cu|cub_reduce.cu|||
 thrust_sort|lib:thrust_sort.cu|thrust_sort.cu|||
 broken_shfl_up|broken:warp_reduce:s/__shfl_down(/__shfl_up(/g|warp_reduce.cu|||
 broken_event_flags|broken:streams_events:s/hipEventCreate(&start)/hipEventCreateWithFlags(\&start, hipEventDisableTiming)/|streams_events.cu|||
+broken_event_interprocess|broken:streams_events:s/hipEventCreateWithFlags(&done\[s\], hipEventDisableTiming)/hipEventCreateWithFlags(\&done[s], hipEventInterprocess)/|streams_events.cu|||
+control_event_blocking_sync|broken:streams_events:s/hipEventCreateWithFlags(&done\[s\], hipEventDisableTiming)/hipEventCreateWithFlags(\&done[s], hipEventBlockingSync)/|streams_events.cu|||
 broken_memcpy_kind|broken:vector_add:0,/hipMemcpyHostToDevice/s/hipMemcpyHostToDevice/hipMemcpyDeviceToHost/|vector_add.cu|||
 broken_memcpy_kind_back|broken:vector_add:s/hipMemcpyDeviceToHost/hipMemcpyHostToDevice/g|vector_add.cu|||
 broken_memcpy_kind_d2d|broken:nw:s/hipMemcpyDeviceToHost/hipMemcpyDeviceToDevice/g|needle.cu|-DTRACEBACK|1024 10|result.txt

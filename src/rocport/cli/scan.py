@@ -63,6 +63,40 @@ def _split(values: tuple[str, ...]) -> list[str]:
     show_default=True,
     help="Processes to scan with; 0 means one per CPU (small trees always use one).",
 )
+@click.option(
+    "--rocm",
+    metavar="VERSION|auto",
+    help="ROCm release of the AMD build (HIP_VERSION, __AMDGCN_WAVEFRONT_SIZE in #if); "
+    "default: rocm in rocport.toml, else unknown.",
+)
+@click.option(
+    "-D",
+    "--define",
+    "defines",
+    multiple=True,
+    metavar="NAME[=VALUE]",
+    help="A macro the AMD build defines, as for the compiler; repeatable.",
+)
+@click.option(
+    "-U",
+    "--undefine",
+    "undefines",
+    multiple=True,
+    metavar="NAME",
+    help="A macro the AMD build does not define; repeatable.",
+)
+@click.option(
+    "--compile-commands",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="An AMD build's compile_commands.json: scan only what it compiles and the headers "
+    "those files include, with its -D options.",
+)
+@click.option(
+    "--show-dead-branches",
+    is_flag=True,
+    help="Also report findings in #if branches an AMD build does not compile, marked so.",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes (shows the diff first).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also unsafe fixes.")
 @click.option(
@@ -83,6 +117,11 @@ def command(
     ignore: tuple[str, ...],
     exclude: tuple[str, ...],
     jobs: int,
+    rocm: str | None,
+    defines: tuple[str, ...],
+    undefines: tuple[str, ...],
+    compile_commands: Path | None,
+    show_dead_branches: bool,
     fix: bool,
     unsafe_fixes: bool,
     diff_only: bool,
@@ -142,6 +181,8 @@ def command(
         raise InputError("no PATH given (try `rocport scan .`)")
     if (unsafe_fixes or no_backup) and not (fix or diff_only):
         raise InputError("--unsafe-fixes and --no-backup need --fix or --diff")
+    if show_dead_branches and (fix or diff_only):
+        raise InputError("--show-dead-branches only reports: it cannot go with --fix or --diff")
     check_report_path(
         output, inputs=paths, option="-o", reads=lambda path: language_of(path) is not None
     )
@@ -150,10 +191,14 @@ def command(
     ignored = {rule.id for rule in rules_for(_split(ignore))}
     rules = [rule for rule in RULES if rule in selected and rule.id not in ignored]
 
+    branches, build = _amd_build(
+        list(paths), rocm, defines, undefines, compile_commands, show_dead_branches
+    )
     jobs = jobs or os.cpu_count() or 1
     fingerprints = output_format in ("json", "sarif")  # the text report shows none
+    options = {"fingerprints": fingerprints, "branches": branches, "build": build}
     with fixer.locked(list(paths)) if fix else contextlib.nullcontext():
-        report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
+        report = scan_paths(list(paths), rules, exclude, jobs, **options)
         if fix or diff_only:
             fixed = fixer.fix_report(report, rules, unsafe=unsafe_fixes)
             stream = sys.stdout if output_format == "text" or output is not None else sys.stderr
@@ -171,7 +216,7 @@ def command(
             for line in fixer.summary(outcomes):
                 click.echo(line, err=True)
             if fixed:
-                report = scan_paths(list(paths), rules, exclude, jobs, fingerprints=fingerprints)
+                report = scan_paths(list(paths), rules, exclude, jobs, **options)
 
     if output_format == "text" and output is None:
         text_output.render(report, console)
@@ -195,3 +240,37 @@ def command(
         sys.exit(2)
     threshold = Severity.parse(fail_on)
     sys.exit(1 if any(f.severity >= threshold for f in report.findings) else 0)
+
+
+def _amd_build(
+    paths: list[Path],
+    rocm: str | None,
+    defines: tuple[str, ...],
+    undefines: tuple[str, ...],
+    compile_commands: Path | None,
+    show_dead: bool,
+):
+    """The branches settings and the build's files (or None) for the scan: ``--rocm``, ``-D``
+    and ``-U`` over ``rocport.toml`` (``rocm``, ``[scan]``) of the first folder scanned."""
+    from rocport.port.config import detect_rocm_release, find_config
+    from rocport.port.releases import resolve_release
+    from rocport.scan.amd_build import from_compile_commands, macro_options
+    from rocport.scan.preprocessor import Branches, amd_setup
+
+    folders = [p if p.is_dir() else p.parent for p in paths if p.exists()]
+    config = find_config(folders[0]) if folders else None
+    macros = []
+    if config is not None:
+        where = f"{config.path}: [scan]"
+        macros = macro_options(config.scan_defines, config.scan_undefines, where)
+        rocm = rocm or config.rocm
+    macros += macro_options(defines, (), "-D") + macro_options((), undefines, "-U")
+    release = None
+    if rocm is not None:
+        line = detect_rocm_release() if rocm == "auto" else resolve_release(rocm).line
+        major, minor = line.split(".")[:2]
+        release = (int(major), int(minor))
+    if compile_commands is not None:
+        setup, build = from_compile_commands(compile_commands, paths, release, macros)
+        return Branches(setup, show_dead), build
+    return Branches(amd_setup(release, macros), show_dead), None

@@ -10,6 +10,10 @@
     launch = "keep"
     warp_sync = "mask-free"
 
+    [scan]                                    # macros of the project's AMD build, for
+    defines = ["GGML_USE_HIP", "TILE=64"]     # `rocport scan` (as -D and -U options)
+    undefines = ["USE_CUDNN"]
+
     [names]                                   # project-specific CUDA -> HIP names
     initCuda = "initHip"
     CUDA_CHECK = "HIP_CHECK"
@@ -46,7 +50,8 @@ _CHOICES = {
     "warp_sync": ("mask-free", "keep"),
 }
 _SETTINGS = ("rocm", "blas", "launch", "warp_sync")
-_KEYS = ("include", "exclude", "names", *_SETTINGS)
+_KEYS = ("include", "exclude", "names", "scan", *_SETTINGS)
+_SCAN_KEYS = ("defines", "undefines")
 _ENTRY_KEYS = ("hip", "kind", "status", "note", "since", "header")
 
 
@@ -132,6 +137,9 @@ class ProjectConfig:
     blas: str | None = None
     launch: str | None = None
     warp_sync: str | None = None
+    #: ``[scan]``: ``-D`` and ``-U`` macros of the project's AMD build
+    scan_defines: tuple[str, ...] = ()
+    scan_undefines: tuple[str, ...] = ()
 
 
 def _strings(where: str, key: str, value: object) -> tuple[str, ...]:
@@ -157,6 +165,17 @@ def _check_entry(where: str, cuda: str, value: dict) -> None:
         raise InputError(f"{where}: [names] {cuda}: hip = {value['hip']!r} is not a C identifier")
     if "hip" not in value and value.get("status") != "unsupported":
         raise InputError(f"{where}: [names] {cuda}: give 'hip', or status = \"unsupported\"")
+
+
+def _macros(where: str, key: str, value: object) -> tuple[str, ...]:
+    """``[scan] defines`` (``NAME`` or ``NAME=VALUE``) or ``undefines`` (``NAME``)."""
+    pattern = r"[A-Za-z_]\w*(?:=.*)?" if key == "defines" else r"[A-Za-z_]\w*"
+    if not isinstance(value, list) or not all(
+        isinstance(item, str) and re.fullmatch(pattern, item, re.DOTALL) for item in value
+    ):
+        shape = "NAME or NAME=VALUE" if key == "defines" else "NAME"
+        raise InputError(f"{where}: [scan] {key} must be a list of {shape} strings")
+    return tuple(value)
 
 
 def load_config(path: Path) -> ProjectConfig:
@@ -201,8 +220,19 @@ def load_config(path: Path) -> ProjectConfig:
             except InputError as exc:
                 raise InputError(f"{where}: 'rocm': {exc}") from None
         settings[key] = value
+    scan = data.get("scan", {})
+    if not isinstance(scan, dict):
+        raise InputError(f"{where}: [scan] must be a table")
+    unknown = sorted(set(scan) - set(_SCAN_KEYS))
+    if unknown:
+        raise InputError(
+            f"{where}: [scan]: unknown key '{unknown[0]}' (expected: {', '.join(_SCAN_KEYS)})"
+        )
+    macros = {key: _macros(where, key, scan.get(key, [])) for key in _SCAN_KEYS}
     return ProjectConfig(
         path=Path(path),
+        scan_defines=macros["defines"],
+        scan_undefines=macros["undefines"],
         include=_strings(where, "include", data.get("include", [])),
         exclude=_strings(where, "exclude", data.get("exclude", [])),
         names=renames,
@@ -231,6 +261,8 @@ class CompileEntry:
     file: Path
     include_dirs: tuple[Path, ...]
     quote_dirs: tuple[Path, ...]
+    #: ``("D", "NAME=VALUE")`` and ``("U", "NAME")`` in command-line order
+    macros: tuple[tuple[str, str], ...] = ()
 
 
 def _include_dirs(args: Sequence[str], directory: Path) -> tuple[list[Path], list[Path]]:
@@ -254,6 +286,27 @@ def _include_dirs(args: Sequence[str], directory: Path) -> tuple[list[Path], lis
             break
         i += 1
     return dirs, quote
+
+
+def _macro_args(args: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The ``-D NAME[=VALUE]`` and ``-U NAME`` options of one command line, in order."""
+    found: list[tuple[str, str]] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        for flag, long in (("-D", "--define-macro"), ("-U", "--undefine-macro")):
+            if arg in (flag, long) and i + 1 < len(args):
+                found.append((flag[1], args[i + 1]))
+                i += 1
+            elif arg.startswith(long + "="):
+                found.append((flag[1], arg[len(long) + 1 :]))
+            elif arg.startswith(flag) and len(arg) > 2:
+                found.append((flag[1], arg[2:]))
+            else:
+                continue
+            break
+        i += 1
+    return tuple(found)
 
 
 def read_compile_commands(path: Path) -> list[CompileEntry]:
@@ -284,7 +337,9 @@ def read_compile_commands(path: Path) -> list[CompileEntry]:
             raise InputError(f"{path}: entry {number} has neither 'arguments' nor 'command'")
         dirs, quote = _include_dirs(args, directory)
         result.append(
-            CompileEntry((directory / entry["file"]).resolve(), tuple(dirs), tuple(quote))
+            CompileEntry(
+                (directory / entry["file"]).resolve(), tuple(dirs), tuple(quote), _macro_args(args)
+            )
         )
     return result
 

@@ -17,6 +17,7 @@ def render(report: ScanReport) -> str:
             "bytes": report.bytes,
             "findings": len(report.findings),
             "by_severity": {s: counts[s] for s in ("error", "warning", "note")},
+            "not_in_build": report.outside_build,
         },
         "findings": [f.to_dict() for f in report.findings],
         "notes": [n.to_dict() for n in report.notes],

@@ -108,6 +108,15 @@ def _result(
         ],
         "partialFingerprints": {FINGERPRINT_KEY: finding.extra.get("fingerprint", "")},
     }
+    dead = finding.extra.get("dead_branch")
+    if dead is not None:  # shown on request: the AMD build does not compile the line
+        result["suppressions"] = [
+            {
+                "kind": "inSource",
+                "justification": f"in a branch an AMD build does not compile "
+                f"({dead['directive']}, line {dead['line']})",
+            }
+        ]
     fix = finding.fix
     if fix is not None and fix.edits and location.path in sources:
         line_index = starts[location.path]

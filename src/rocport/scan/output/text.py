@@ -70,3 +70,9 @@ def render(report: ScanReport, console: Console, *, show_fixes: bool = True) -> 
         )
     else:
         console.print(f"No findings in {report.files} file{'s' if report.files != 1 else ''}.")
+    if report.outside_build:
+        count = report.outside_build
+        console.print(
+            f"{count} C/C++/CUDA file{'s' if count != 1 else ''} not in the AMD build "
+            "(compile_commands.json): not scanned as AMD code."
+        )

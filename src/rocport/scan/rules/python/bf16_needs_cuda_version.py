@@ -1,4 +1,4 @@
-"""RP310 bf16-needs-cuda-version: bf16 switched off when `torch.version.cuda` is None (as on ROCm).
+"""RP310 bf16-needs-cuda-version: a bf16 switch that is off without `torch.version.cuda` (ROCm).
 
 ## What it does
 Flags a test of `torch.version.cuda` (`is not None`, its truth, a version comparison) that bf16
@@ -14,8 +14,8 @@ or sits in a function that tests `torch.version.hip`, is not reported. Tests bui
 ROCm builds of PyTorch set `torch.version.hip` and leave `torch.version.cuda` as `None`, while
 `torch.cuda` itself works. A bf16 switch that requires a CUDA version is therefore always off
 on AMD GPUs, though MI100 and later (and RDNA3) compute in bf16: training silently runs in
-fp32 (slower, twice the memory) or falls back to fp16 with loss scaling, where values that fit
-bf16 overflow. Nothing fails, so the slowdown is easy to miss.
+fp32 (slower, twice the memory) or falls back to fp16 with loss scaling, whose smaller range
+overflows where bf16 would not. Nothing fails, so the slowdown is easy to miss.
 
 ## Example
 ```python

@@ -62,7 +62,8 @@ def test_binary_float_arrays() -> None:
 
     a = array.array("f", [1.0, 2.0, 3.0]).tobytes()
     b = array.array("f", [1.0, 2.0000002, 3.0]).tobytes()
-    assert compare_binary("file out.bin", a, b, EXACT, "f32").line == 1
+    diff = compare_binary("file out.bin", a, b, EXACT, "f32")
+    assert (diff.line, diff.unit, diff.where()) == (1, "element", "file out.bin, element 1")
     assert compare_binary("file out.bin", a, b, Tolerance(rtol=1e-6), "f32") is None
     assert compare_binary("file out.bin", a, a[:-4], Tolerance(rtol=1e-6), "f32") is not None
 
@@ -105,3 +106,28 @@ def test_outside_limits_finds_divergent_and_narrow_cross_lane_calls() -> None:
 def test_libraries() -> None:
     text = "#include <hipblas/hipblas.h>\n#include <thrust/sort.h>\n#include <cstdio>\n"
     assert libraries(text) == ["hipBLAS", "Thrust"]
+
+
+def test_programs_of_a_folder(tmp_path) -> None:
+    from rocport.verify.build import parse_errors
+    from rocport.verify.engine import pair_programs
+
+    for side in ("cuda", "hip"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "main.cu").write_text('#include "kernel.cu"\nint main() {}\n')
+        (tmp_path / side / "kernel.cu").write_text("__global__ void k() {}\n")
+        (tmp_path / side / "util.cpp").write_text("int helper() { return 1; }\n")
+    ((cuda, port),) = pair_programs(tmp_path / "cuda", tmp_path / "hip")
+    assert [s.name for s in cuda.sources] == ["main.cu", "util.cpp"]  # kernel.cu is included
+    assert [s.name for s in port.sources] == ["main.cu", "util.cpp"]
+    (tmp_path / "cuda" / "two.cu").write_text("int main() { return 2; }\n")
+    (tmp_path / "hip" / "two.hip").write_text("int main() { return 2; }\n")
+    names = [
+        (c.name, p.sources[0].name) for c, p in pair_programs(tmp_path / "cuda", tmp_path / "hip")
+    ]
+    assert names == [("main.cu", "main.cu"), ("two.cu", "two.hip")]
+    log = "/usr/bin/ld: a.o: in function `main':\na.cu:(.text+0x5): undefined reference to `f()'\n"
+    assert [
+        e.message for e in parse_errors(log + "collect2: error: ld returned 1 exit status\n")
+    ] == ["a.cu:(.text+0x5): undefined reference to `f()'"]
+    assert parse_errors('x.cu(12): error: identifier "y" is undefined\n')[0].line == 12

@@ -63,6 +63,7 @@ def test_expected_output_same_and_differs(squares, tmp_path: Path, hip_cpu: Path
         "line": 1,
         "reference": "sum of squares 85345 (x) took <time>",
         "ported": "sum of squares 85344 (x) took <time>",
+        "unit": "line",
     }
 
 

@@ -127,6 +127,13 @@ import click
     help="Seconds per run.",
 )
 @click.option(
+    "--flags",
+    "build_flags",
+    default="",
+    metavar="'FLAGS'",
+    help="Extra compiler flags for every build, e.g. '-DN=64 -lm' (shell-quoted).",
+)
+@click.option(
     "--keep",
     type=click.Path(file_okay=False, path_type=Path),
     metavar="DIR",
@@ -158,6 +165,7 @@ def command(
     nvcc,
     arch,
     timeout,
+    build_flags,
     keep,
     json_path,
 ) -> None:
@@ -180,8 +188,9 @@ def command(
         raise InputError("--cpu and --nvidia are alternatives; give one")
     try:
         args, prefix_words = tuple(shlex.split(run_args)), tuple(shlex.split(prefix))
+        flags = tuple(shlex.split(build_flags))
     except ValueError as exc:
-        raise InputError(f"--run/--prefix: {exc}") from None
+        raise InputError(f"--run/--prefix/--flags: {exc}") from None
     check_report_path(json_path, inputs=[original, ported], option="--json")
     check_report_path(record, inputs=[original, ported], option="--record")
     options = VerifyOptions(
@@ -203,6 +212,7 @@ def command(
         nvcc=nvcc,
         arch=arch,
         timeout=timeout,
+        flags=flags,
         keep=keep.resolve() if keep else None,
     )
     report = verify(original, ported, options)

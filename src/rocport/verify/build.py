@@ -56,7 +56,9 @@ _NVCC_DIAG = re.compile(
     r"^(?P<file>[^\s(][^(\n]*)\((?P<line>\d+)\):\s*(?:catastrophic )?error:\s*(?P<msg>.*)$"
 )
 _OTHER = re.compile(
-    r"^(?:ptxas|nvlink|/usr/bin/ld|ld|collect2)[^:]*:?.*?(?:error|undefined reference)\b.*$", re.I
+    r"^(?:ptxas|nvlink|nvcc)\b.*\berror\b.*$"
+    r"|.*(?:undefined reference to|multiple definition of).*$",
+    re.I,
 )
 _QUOTED = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 _DRIVER_API = re.compile(
@@ -142,6 +144,8 @@ def parse_errors(output: str) -> list[BuildError]:
             errors.append(BuildError(match["file"], int(match["line"]), match["msg"].strip()))
         elif _OTHER.match(line.strip()):
             errors.append(BuildError(None, None, line.strip()))
+    if not errors and (last := [x for x in output.splitlines() if "error" in x.lower()]):
+        errors.append(BuildError(None, None, last[-1].strip()))  # collect2: ld returned 1
     unique = {(e.file, e.line, e.message): e for e in errors}
     return list(unique.values())
 
@@ -192,6 +196,7 @@ def build_original(
     nvcc: str,
     arch: str,
     hip: HipNvidia | None,
+    flags: Sequence[str] = (),
     timeout: float = 600,
 ) -> Build:
     binary = work / "original"
@@ -199,6 +204,7 @@ def build_original(
         nvcc,
         *_nvcc_flags(program, arch, work, hip),
         *map(str, program.sources),
+        *flags,
         "-o",
         str(binary),
     ]
@@ -206,23 +212,30 @@ def build_original(
 
 
 def build_port_nvidia(
-    program: Program, work: Path, *, nvcc: str, arch: str, hip: HipNvidia, timeout: float = 600
+    program: Program,
+    work: Path,
+    *,
+    nvcc: str,
+    arch: str,
+    hip: HipNvidia,
+    flags: Sequence[str] = (),
+    timeout: float = 600,
 ) -> Build:
     binary = work / "port-nvidia"
     shim = work / "rocport-verify-nvidia.h"
     text = program.text()
     votes = [line for name, line in NVIDIA_VOTES.items() if re.search(rf"\b{name}\s*\(", text)]
     shim.write_text("\n".join(["#include <hip/hip_runtime.h>", *votes, ""]))
-    flags = _nvcc_flags(program, arch, work, hip)
     command = [
         nvcc,
-        *flags,
+        *_nvcc_flags(program, arch, work, hip),
         *hip.flags,
         "-include",
         str(shim),
         "-x",
         "cu",
         *map(str, program.sources),
+        *flags,
         "-o",
         str(binary),
     ]
@@ -241,11 +254,12 @@ def prepare_cpu_copy(program: Program, work: Path) -> tuple[Program, dict[Path, 
     roots = list(dict.fromkeys([*(s.parent for s in program.sources), *program.include_dirs]))
     copied: dict[Path, Path] = {}
     new_roots: dict[Path, Path] = {}
+    copied_from: list[Path] = []
     for index, root in enumerate(roots):
         dest = work / f"src{index}"
         new_roots[root] = dest
-        for path in sorted(root.rglob("*")) if root.is_dir() else ():
-            if not path.is_file() or "rocport-verify" in path.name:
+        for path in program.files():
+            if not path.is_relative_to(root) or any(path.is_relative_to(r) for r in copied_from):
                 continue
             target = dest / path.relative_to(root)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -262,6 +276,7 @@ def prepare_cpu_copy(program: Program, work: Path) -> tuple[Program, dict[Path, 
             else:
                 target.write_text(text, encoding="utf-8", errors="surrogateescape")
             copied[target] = path
+        copied_from.append(root)
     sources = tuple(new_roots[s.parent] / s.name for s in program.sources)
     includes = tuple(new_roots[d] for d in program.include_dirs)
     return Program(program.name, sources, includes), copied
@@ -274,6 +289,7 @@ def build_port_cpu(
     include: Path,
     lanes: int,
     cxx: str = "g++",
+    flags: Sequence[str] = (),
     timeout: float = 600,
 ) -> Build:
     binary = work / f"port-cpu{lanes}"
@@ -293,6 +309,7 @@ def build_port_cpu(
         *map(str, program.sources),
         "-x",
         "none",
+        *flags,
         "-o",
         str(binary),
         "-ltbb",

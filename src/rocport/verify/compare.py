@@ -84,7 +84,7 @@ def compare_binary(
         if len(reference) != len(ported):
             return Difference(what, None, f"{len(reference)} bytes", f"{len(ported)} bytes")
         at = next(i for i, (x, y) in enumerate(zip(reference, ported, strict=True)) if x != y)
-        return Difference(what, at, f"byte {reference[at]:#04x}", f"byte {ported[at]:#04x}")
+        return Difference(what, at, f"{reference[at]:#04x}", f"{ported[at]:#04x}", "byte")
     code = _DTYPES[dtype]
     size = array.array(code).itemsize
     if len(reference) != len(ported) or len(reference) % size:
@@ -92,7 +92,7 @@ def compare_binary(
     ref_values, port_values = array.array(code, reference), array.array(code, ported)
     for i, (x, y) in enumerate(zip(ref_values, port_values, strict=True)):
         if not tol.close(x, y):
-            return Difference(what, i, repr(x), repr(y))
+            return Difference(what, i, repr(x), repr(y), "element")
     return None
 
 
@@ -124,13 +124,16 @@ def compare_runs(
         what = f"file {name}"
         if ref_data is None or port_data is None:
             if ref_data is not port_data:
-                present = lambda d: "not written" if d is None else f"{len(d)} bytes"  # noqa: E731
-                return Difference(what, None, present(ref_data), present(port_data))
+                return Difference(what, None, _present(ref_data), _present(port_data))
             continue
         diff = _compare_file(what, ref_data, port_data, normalise, tol, dtype)
         if diff is not None:
             return diff
     return None
+
+
+def _present(data: bytes | None) -> str:
+    return "not written" if data is None else f"{len(data)} bytes"
 
 
 def _compare_file(what, ref_data, port_data, normalise, tol, dtype) -> Difference | None:

@@ -48,15 +48,26 @@ class VerifyOptions:
     nvcc: str = "nvcc"
     arch: str = "sm_90"
     timeout: float = 120.0
+    flags: tuple[str, ...] = ()  # extra compiler flags for every build (-D, -I, -l)
     keep: Path | None = None  # keep build folders here
 
 
 def _program(root: Path, main: Path | None) -> builder.Program:
     if root.is_file():
         return builder.Program(root.name, (root.resolve(),), (root.parent.resolve(),))
-    sources = [main] if main is not None else list(builder.sources_in(root))
+    sources = [main] if main is not None else _compiled(root)
     name = main.relative_to(root).as_posix() if main is not None else root.name
     return builder.Program(name, tuple(s.resolve() for s in sources), (root.resolve(),))
+
+
+def _compiled(root: Path) -> list[Path]:
+    """The sources of ``root`` that no other source includes (``#include "kernel.cu"``)."""
+    sources = list(builder.sources_in(root))
+    included: set[Path] = set()
+    for source in sources:
+        program = builder.Program(source.name, (source.resolve(),), (root.resolve(),))
+        included.update(program.files()[1:])
+    return [s for s in sources if s.resolve() not in included]
 
 
 def pair_programs(original: Path, ported: Path) -> list[tuple[builder.Program, builder.Program]]:
@@ -95,8 +106,8 @@ def _cuda_of(cuda: builder.Program, port: builder.Program) -> dict[Path, Path]:
     """Ported file -> CUDA file, by relative path under the programs' roots (any suffix)."""
     mapping = {}
     port_root, cuda_root = port.include_dirs[0], cuda.include_dirs[0]
-    for path in port_root.rglob("*"):
-        if not path.is_file():
+    for path in port.files():
+        if not path.is_relative_to(port_root):
             continue
         rel = path.relative_to(port_root)
         for candidate in (
@@ -207,7 +218,7 @@ def _nvidia(cuda, port, work, options: VerifyOptions, hip, normalise) -> Program
     reference_name = (
         f"expected {options.expected}" if options.expected else "the CUDA original (nvcc)"
     )
-    report = ProgramReport(port.name, Status.SAME, "nvidia", reference_name)
+    report = ProgramReport(cuda.name, Status.SAME, "nvidia", reference_name)
     missing = _missing_libraries(port, hip.include_dirs)
     if missing:
         report.status = Status.NOT_COVERED
@@ -220,11 +231,15 @@ def _nvidia(cuda, port, work, options: VerifyOptions, hip, normalise) -> Program
     if options.expected is not None:
         reference = read_expected(options.expected)
     else:
-        original = builder.build_original(cuda, work, nvcc=options.nvcc, arch=options.arch, hip=hip)
+        original = builder.build_original(
+            cuda, work, nvcc=options.nvcc, arch=options.arch, hip=hip, flags=options.flags
+        )
         report.builds.append(original)
         if not original.ok:
             return _not_built(report, original)
-    ported = builder.build_port_nvidia(port, work, nvcc=options.nvcc, arch=options.arch, hip=hip)
+    ported = builder.build_port_nvidia(
+        port, work, nvcc=options.nvcc, arch=options.arch, hip=hip, flags=options.flags
+    )
     builder.map_errors(ported, _cuda_of(cuda, port))
     report.builds.append(ported)
     if not ported.ok:
@@ -255,7 +270,7 @@ def _cpu(cuda, port, work, options: VerifyOptions, include: Path, normalise) -> 
     reference_name = (
         f"expected {options.expected}" if options.expected else "the port at 32 lanes (HIP-CPU)"
     )
-    report = ProgramReport(port.name, Status.SAME, "cpu", reference_name)
+    report = ProgramReport(cuda.name, Status.SAME, "cpu", reference_name)
     text = port.text()
     used = libraries(text)
     absent = sorted(
@@ -280,7 +295,7 @@ def _cpu(cuda, port, work, options: VerifyOptions, include: Path, normalise) -> 
         return report
     copy, port_of = builder.prepare_cpu_copy(port, work)
     cuda_of = _cuda_of(cuda, port)
-    ported = builder.build_port_cpu(copy, work, include=include, lanes=64)
+    ported = builder.build_port_cpu(copy, work, include=include, lanes=64, flags=options.flags)
     builder.map_errors(ported, cuda_of, {k.resolve(): v.resolve() for k, v in port_of.items()})
     report.builds.append(ported)
     if not ported.ok:
@@ -288,7 +303,9 @@ def _cpu(cuda, port, work, options: VerifyOptions, include: Path, normalise) -> 
     if options.expected is not None:
         reference = read_expected(options.expected)
     else:
-        narrow = builder.build_port_cpu(copy, work, include=lanes_copy(include, 32, work), lanes=32)
+        narrow = builder.build_port_cpu(
+            copy, work, include=lanes_copy(include, 32, work), lanes=32, flags=options.flags
+        )
         builder.map_errors(narrow, cuda_of, {k.resolve(): v.resolve() for k, v in port_of.items()})
         report.builds.append(narrow)
         if not narrow.ok:

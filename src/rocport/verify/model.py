@@ -68,9 +68,13 @@ class Difference:
     """The first place where the port's results differ from the reference."""
 
     what: str  # "exit code", "stdout", "stderr" or "file NAME"
-    line: int | None  # 1-based line (text), element index (binary), None (whole value)
+    line: int | None  # where, in ``unit``s: None for the whole value
     reference: str
     ported: str
+    unit: str = "line"  # "line" (1-based), "element" or "byte" (0-based, binary files)
+
+    def where(self) -> str:
+        return self.what if self.line is None else f"{self.what}, {self.unit} {self.line}"
 
 
 @dataclass(frozen=True, slots=True)

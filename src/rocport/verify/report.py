@@ -37,14 +37,7 @@ def print_report(report: VerifyReport, console: Console) -> None:
             lines.append(program.reason)
         if program.difference is not None:
             d = program.difference
-            where = (
-                d.what
-                if d.line is None
-                else f"{d.what} line {d.line}"
-                if "file" not in d.what or d.line
-                else d.what
-            )
-            lines.append(f"first difference in {where}:")
+            lines.append(f"first difference in {d.where()}:")
             lines.append(f"  reference: {d.reference}")
             lines.append(f"  port:      {d.ported}")
         for limit in program.outside_limits:

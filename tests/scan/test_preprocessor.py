@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rocport.scan.blank import blank_non_code
 from rocport.scan.engine import NOT_IN_BUILD, scan_paths
+from rocport.scan.ppexpr import UNDEFINED
 from rocport.scan.preprocessor import (
     Branches,
     _hip_macros,
@@ -399,3 +403,82 @@ def test_cli_compile_commands_summary(tmp_path: Path) -> None:
     result = _run(str(GGML_CUDA), "--compile-commands", str(database), "--rocm", "6.4")
     assert "not in the AMD build (compile_commands.json): not scanned as AMD code." in result.stdout
     assert result.returncode in (0, 1) and "Traceback" not in result.stderr
+
+
+# -- the walk against gcc's preprocessor -----------------------------------------------------
+
+GCC = shutil.which("g++")
+_NAMES = ("A", "B", "C")
+_COND = st.one_of(
+    st.sampled_from(["0", "1", "A", "B > 1", "C == 2", "defined(A)", "!defined B", "A && C"]),
+    st.sampled_from(["A || B", "(B + C) % 3", "U", "defined(U)", "!U || A", "U && 0"]),
+)
+
+
+@st.composite
+def _blocks(draw, depth: int = 0) -> list[str]:
+    """Lines of directives (conditionals nested to depth 3, #define, #undef) and markers."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        choice = draw(st.integers(0, 5 if depth < 3 else 2))
+        if choice == 0:
+            lines.append("@")
+        elif choice == 1:
+            name = draw(st.sampled_from(_NAMES))
+            lines.append(f"#define {name} {draw(st.integers(0, 3))}")
+        elif choice == 2:
+            lines.append(f"#undef {draw(st.sampled_from(_NAMES))}")
+        else:
+            opener = draw(st.sampled_from(["#if", "#ifdef", "#ifndef"]))
+            head = draw(st.sampled_from(_NAMES + ("U",))) if opener != "#if" else draw(_COND)
+            lines += [f"{opener} {head}", "@", *draw(_blocks(depth + 1))]
+            for _ in range(draw(st.integers(0, 2))):
+                lines += [f"#elif {draw(_COND)}", "@", *draw(_blocks(depth + 1))]
+            if draw(st.booleans()):
+                lines += ["#else", "@", *draw(_blocks(depth + 1))]
+            lines.append("#endif")
+    return lines
+
+
+def _markers_kept_by_gcc(text: str, defines: list[str]) -> set[int]:
+    result = subprocess.run(
+        [GCC, "-x", "c++", "-E", "-P", "-w", *defines, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return {int(word[6:]) for word in result.stdout.split() if word.startswith("marker")}
+
+
+@pytest.mark.skipif(GCC is None, reason="needs g++ as the reference preprocessor")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_blocks(), st.lists(st.sampled_from(["-DA=1", "-DB=2", "-DC", "-UA"]), max_size=3))
+def test_dead_lines_are_lines_gcc_drops_for_every_definition_of_the_unknown(lines, options):
+    numbered, count = [], 0
+    for line in lines:
+        if line == "@":
+            count += 1
+            line = f"marker{count}"
+        numbered.append(line)
+    text = "\n".join(numbered) + "\n"
+    defines = [parse_define(o[2:]) for o in options if o.startswith("-D")]
+    defines += [(o[2:], UNDEFINED) for o in options if o.startswith("-U")]
+    known = {name for name, _ in defines}
+    defines += [(name, UNDEFINED) for name in _NAMES if name not in known]
+    dead = _dead_lines(text, amd_setup(None, defines))
+    marker_line = {
+        int(line[6:]): n for n, line in enumerate(numbered, 1) if line.startswith("marker")
+    }
+    kept_sometimes: set[int] = set()
+    kept_always = set(marker_line)
+    for value in (None, "0", "1", "2"):
+        extra = [] if value is None else [f"-DU={value}"]
+        kept = _markers_kept_by_gcc(text, options + extra)
+        kept_sometimes |= kept
+        kept_always &= kept
+    for marker, line in marker_line.items():
+        if line in dead:
+            assert marker not in kept_sometimes, (marker, text)
+        elif "U" not in text:
+            assert marker in kept_always, (marker, text)  # all known: decided like gcc

@@ -46,6 +46,69 @@ Exit status: 0 when no finding at or above `--fail-on` (default `warning`) remai
 one does (with `--diff`: 1 when there is something to fix), 2 on bad input or when a folder
 or file could not be read (the report is still written).
 
+## Which lines are scanned
+
+A C/C++/CUDA file is read as an AMD build compiles it: `#if`, `#ifdef`, `#ifndef`, `#elif`
+and `#else` are decided with the macros of a HIP compile for an AMD GPU, and findings in
+branches that neither the host nor the device pass compiles are not reported (rules do not
+see those lines at all, so a `#define WARP_SIZE 32` in a dead `#else` gives no warp-size
+value either).
+
+- **The compiler's macros** (`src/rocport/scan/data/hip_macros.json`, each row with the
+  probe it comes from; a test compares it with every installed hipcc): `__HIP__`,
+  `__HIPCC__`, `__HIP_PLATFORM_AMD__` and `__clang__` are defined, `__HIP_DEVICE_COMPILE__`
+  in the device pass only; `__CUDA_ARCH__`, `__CUDACC__`, `__NVCC__`, `__CUDACC_VER_*`,
+  `__HIP_PLATFORM_NVIDIA__`, `CUDART_VERSION` and `CUDA_VERSION` are not.
+- **The release** (`--rocm VERSION|auto`, else `rocm` in `rocport.toml`):
+  `HIP_VERSION_MAJOR`/`MINOR`, `HIP_VERSION` (known as a range: any patch of that release,
+  so `HIP_VERSION >= 60200000` is decided and a test against a patch number inside the
+  release is not) and `__AMDGCN_WAVEFRONT_SIZE` (64 where that release's compiler defines it,
+  up to ROCm 6.4; undefined in 7.2). Without a release these are unknown.
+- **The project's macros**: `-D NAME[=VALUE]` and `-U NAME` (repeatable), `[scan] defines`
+  and `undefines` in `rocport.toml` at the root of the first folder scanned, the `-D`/`-U`
+  options of `--compile-commands`, and the switches an AMD build of a project sets by name:
+  `USE_ROCM`, `USE_HIP` and any `*_USE_HIP` or `*_USE_ROCM` (`GGML_USE_HIP`) are defined.
+- **The file's own directives**, in order: `#define` and `#undef`, and the quoted
+  `#include`s of headers below the folders scanned (found beside the including file or in
+  the `-I` folders of the compilation database), with `#pragma once` and include guards. A
+  macro that the tree defines only in dead branches counts as undefined.
+
+A condition that depends on a macro none of these defines is **unknown**, not false: both
+branches are kept, and a `#define` in a kept branch makes its macro unknown. `defined`,
+`__has_include` and the other `__has_*` tests (always unknown), function-like macros and
+every integer operator are understood, with C's signed and unsigned arithmetic; a
+short-circuit still decides (`defined(__CUDA_ARCH__) && UNKNOWN_OPTION` is false). Tests
+check the evaluator against `gcc -E` on generated conditions and nests of directives: a line
+the scan calls dead is one gcc drops whatever the unknown macros are.
+
+The scan reads the code as it is written: `rocport port` renames `__CUDA_ARCH__` to
+`__HIP_DEVICE_COMPILE__` and `__CUDACC__` to `__HIPCC__`, so in a tree that will be ported
+(rather than compiled for AMD as it is, as ggml is) a `#ifdef __CUDA_ARCH__` block becomes
+device code; scan the port, or use `--show-dead-branches`, to see its findings.
+
+```
+rocport scan src/ --rocm 6.4 -D WAVEFRONTSIZE64
+rocport scan src/ --show-dead-branches          # also the findings in dead branches, marked
+rocport scan src/ --compile-commands build/compile_commands.json
+```
+
+`--show-dead-branches` reports the findings in dead branches too: the text and JSON message
+end with `[dead branch: ...]` naming the directive, JSON has `extra.dead_branch` (`line`,
+`directive`), SARIF gives the result an `inSource` suppression with that justification. It
+only reports (not with `--fix` or `--diff`).
+
+`--compile-commands FILE` takes the `compile_commands.json` of an AMD build: only the files it
+compiles and the headers they include are scanned as AMD code, each unit with its own `-D`
+and `-U` options (headers with those every unit agrees on). The other C/C++/CUDA files are
+not scanned; each gets the note "not in the AMD build" and the summary counts them (JSON:
+`summary.not_in_build`).
+
+Preprocessor libraries: pcpp (a C99 preprocessor in pure Python, with hooks for unknown
+macros) was considered and not used: it lexes and rewrites every token of a file, where the
+scan needs only the directive lines, and the scan keeps to its three dependencies. The walk
+reads directives with `str.find` and follows each header once per process; on
+`benchmarks/scan_speed.py`'s tree it costs a few percent of the scan.
+
 Rule ids: `RP1xx` CUDA/HIP sources, `RP3xx` Python. A code is never reused.
 
 | id | name | severity | fix | summary |

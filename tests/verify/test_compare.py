@@ -131,3 +131,13 @@ def test_programs_of_a_folder(tmp_path) -> None:
         e.message for e in parse_errors(log + "collect2: error: ld returned 1 exit status\n")
     ] == ["a.cu:(.text+0x5): undefined reference to `f()'"]
     assert parse_errors('x.cu(12): error: identifier "y" is undefined\n')[0].line == 12
+
+
+def test_a_loop_step_is_not_tainted_by_the_loop_body() -> None:
+    text = """__global__ void k(const int* in, int* out) {
+    int v = in[threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down(v, offset);
+    out[threadIdx.x] = v;
+}"""
+    assert outside_limits(text) == []
+    assert outside_limits(text.replace("offset > 0", "offset > v")) != []

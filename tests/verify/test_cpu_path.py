@@ -156,3 +156,46 @@ def test_bundled_examples(tmp_path: Path, hip_cpu: Path) -> None:
     assert [(k.kernel, k.line) for k in limits] == [("block_sum", 46)]
     assert "hipBLAS" in found["cublas_gemm.cu"].reason
     assert report.exit_code == 2
+
+
+SHUFFLE = """#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void warp_totals(const int* in, int* out) {
+    int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (threadIdx.x % 32 == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;
+}
+int main() {
+    const int n = 4096;
+    int h[n], w[n / 32], *d, *o;
+    for (int i = 0; i < n; ++i) h[i] = (i * 37) % 101;
+    cudaMalloc(&d, sizeof(h));
+    cudaMalloc(&o, sizeof(w));
+    cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+    warp_totals<<<n / 256, 256>>>(d, o);
+    cudaMemcpy(w, o, sizeof(w), cudaMemcpyDeviceToHost);
+    long total = 0;
+    for (int k = 0; k < n / 32; ++k) total += w[k];
+    printf("total %ld\\n", total);
+    return 0;
+}
+"""
+
+
+def test_broken_shuffle_direction_is_caught_against_expected(tmp_path: Path, hip_cpu: Path) -> None:
+    """Lane 0 of each 32-lane group reads only lanes 0-31, so the right port prints the true
+    total on 64 lanes too; a port whose __shfl_down became __shfl_up does not."""
+    src = tmp_path / "shuffle.cu"
+    src.write_text(SHUFFLE)
+    good = port(src, tmp_path / "shuffle-hip.cu")
+    broken = tmp_path / "broken" / "shuffle-hip.cu"
+    broken.parent.mkdir()
+    broken.write_text(good.read_text().replace("__shfl_down(", "__shfl_up("))
+    assert broken.read_text() != good.read_text()
+    expected = tmp_path / "expected.txt"
+    expected.write_text(f"total {sum((i * 37) % 101 for i in range(4096))}\n")
+    options = VerifyOptions(path="cpu", hip_cpu=hip_cpu, expected=expected, timeout=60)
+    assert verify(src, good, options).programs[0].status is Status.SAME
+    program = verify(src, broken, options).programs[0]
+    assert program.status is Status.DIFFERS
+    assert program.difference.reference == expected.read_text().strip()

@@ -142,10 +142,20 @@ def _tainted(body: str) -> set[str]:
     while changed:
         changed = False
         for match in _ASSIGN.finditer(body):
-            if match[1] not in tainted and tainted & set(_IDENT.findall(match[2])):
+            if match[1] not in tainted and tainted & set(_IDENT.findall(_balanced(match[2]))):
                 tainted.add(match[1])
                 changed = True
     return tainted
+
+
+def _balanced(text: str) -> str:
+    """``text`` up to its first unbalanced ``)`` (the step of ``for (...; i /= 2)`` ends there)."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth < 0:
+            return text[:i]
+    return text
 
 
 def _divergent_spans(body: str, tainted: set[str]) -> list[tuple[int, int, str]]:

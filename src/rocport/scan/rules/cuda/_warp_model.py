@@ -15,16 +15,19 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import string
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from rocport._diagnostics import Applicability, Edit, Fix
 from rocport.scan import cexpr
-from rocport.scan.context import CudaSource, Function, word_start
+from rocport.scan.context import CudaSource, Function
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
 from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
 
 W32, WARPSIZE, W64 = "32", "warpSize", "64"
+_OFFSET = attrgetter("offset")
 
 _FOR = re.compile(r"for\s*\(")
 _LOOP_TYPES = r"(?:(?:const|unsigned|signed|int|auto|long|short|size_t|u?int32_t)\s+)*"
@@ -40,9 +43,10 @@ UP_LOOP = re.compile(
     r"\s*(?:(?P=var)\s*(?:\*=\s*2|<<=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:\*\s*2|<<\s*1))\s*$"
 )
 _UP_LIMIT = {("<", "32"): "warpSize", ("<=", "16"): "warpSize / 2"}
-_WARP_NAME = re.compile(
-    r"(?i)\b(?:k_?|c_?)?(?:warp_?size|warp_?sz|warp_?width|warp_?len|lanes?_?per_?warp|"
-    r"threads?_?per_?warp|num_?lanes|n_?lanes|wave_?size|wavefront_?size)\b"
+#: a warp-size name among names joined by blanks (as :data:`._warp.WARP_SIZE_NAME`)
+_WARP_NAME_WORD = re.compile(
+    r"(?i)(?:^| )((?:k_?|c_?)?(?:warp_?size|warp_?sz|warp_?width|warp_?len|lanes?_?per_?warp|"
+    r"threads?_?per_?warp|num_?lanes|n_?lanes|wave_?size|wavefront_?size))(?= |$)"
 )
 _WARPSIZE = re.compile(r"\bwarpSize\b")
 _TILE = re.compile(r"\b(?:thread_block_tile|tiled_partition)\s*<\s*32\s*>")
@@ -80,8 +84,15 @@ _CROSS_LANE_ANCHORS = (
     "Reduce",
 )
 _BLOCKER_ANCHORS = ("32", "31", "0x1", "0X1", "<<", ">>")
-#: every name :data:`_WARP_NAME` matches holds one of these (in any case)
-_WARP_NAME_ANCHORS = ("warp", "lane", "wave")
+#: punctuation to blanks: what is left of a body, split, holds its names (and numbers)
+_PUNCTUATION = str.maketrans(dict.fromkeys(string.punctuation.replace("_", ""), " "))
+#: a name (among a body's names, joined by blanks) that makes the code cross-lane by itself
+_CROSS_LANE_WORD = re.compile(
+    r"(?:^| )(?:__shfl|__ballot|__any|__all|__activemask|__syncwarp|__reduce_|__match_|"
+    r"__lanemask|thread_block_tile|tiled_partition|shfl)"
+)
+#: a name that may be a warp function (``blockReduce<...>(``, ``cg::reduce``): checked in place
+_MAYBE_CROSS_LANE_WORD = re.compile(r"(?i)warp|reduce")
 #: literals that tie data to 32 lanes when they are not one of the model's spots
 _BLOCKER = re.compile(r"(?<![\w.])(?:32|31|0[xX]1[fF])[uU]?(?![\w.])|<<\s*5\b|>>\s*5\b")
 _SHARED_DIM_32 = re.compile(r"__shared__[^;]*?\b(?P<name>\w+)\s*\[\s*(?P<dim>32)[uU]?\s*\]")
@@ -107,15 +118,24 @@ class Model:
     functions: list[Function]
     sites: list[Site] = field(default_factory=list)
     cross_lane: bool = False
-    #: offsets of literals that tie the code to 32 lanes outside any spot
-    blockers: list[int] = field(default_factory=list)
     #: the file is a header: its functions may be called, and its spots met, elsewhere
     header: bool = False
+    #: what the properties below computed (a model answers the same for each of its findings)
+    memo: dict = field(default_factory=dict)
+
+    def blocked(self, src: CudaSource) -> bool:
+        """Whether a literal outside the spots ties the code to 32 lanes (found on first use:
+        only a fix needs it)."""
+        if "blocked" not in self.memo:
+            self.memo["blocked"] = _blocked(src, self, [f.body for f in self.functions])
+        return self.memo["blocked"]
 
     @property
     def name(self) -> str:
-        kernels = [f.name for f in self.functions if f.is_kernel]
-        return (kernels or [f.name for f in self.functions])[0]
+        if "name" not in self.memo:
+            kernels = [f.name for f in self.functions if f.is_kernel]
+            self.memo["name"] = (kernels or [f.name for f in self.functions])[0]
+        return self.memo["name"]
 
     @property
     def widths(self) -> set[str]:
@@ -123,8 +143,10 @@ class Model:
 
     @property
     def mixed(self) -> bool:
-        widths = self.widths
-        return W32 in widths and (WARPSIZE in widths or W64 in widths)
+        if "mixed" not in self.memo:
+            widths = self.widths
+            self.memo["mixed"] = W32 in widths and (WARPSIZE in widths or W64 in widths)
+        return self.memo["mixed"]
 
     def other(self) -> Site | None:
         """A spot that does not assume 32 lanes (what a 32-lane spot disagrees with)."""
@@ -132,18 +154,29 @@ class Model:
 
     def disagreement(self) -> str:
         """``while `warpSize` in `k` uses the whole wavefront`` for a mixed model's messages."""
+        if "disagreement" not in self.memo:
+            self.memo["disagreement"] = self._disagreement()
+        return self.memo["disagreement"]
+
+    def _disagreement(self) -> str:
         other = self.other()
         uses = "uses the whole wavefront" if other.width == WARPSIZE else "assumes 64 lanes"
         return f"while `{other.text}` in `{self.name}` {uses}"
 
-    def group_fix(self, applicability: Applicability) -> Fix | None:
+    def group_fix(self, src: CudaSource, applicability: Applicability) -> Fix | None:
         """One fix that moves every 32-lane spot to warpSize, or None where one cannot be
         rewritten, another 32 ties the code to 32 lanes, or the model may have spots in other
         files (it has no kernel, or it lies in a header that other files include)."""
+        key = ("fix", applicability)
+        if key not in self.memo:
+            self.memo[key] = self._group_fix(src, applicability)
+        return self.memo[key]
+
+    def _group_fix(self, src: CudaSource, applicability: Applicability) -> Fix | None:
         spots = [s for s in self.sites if s.width == W32]
-        if not spots or self.blockers or any(s.edits is None for s in spots):
+        if not spots or any(s.edits is None for s in spots):
             return None
-        if self.header or not any(f.is_kernel for f in self.functions):
+        if self.header or not any(f.is_kernel for f in self.functions) or self.blocked(src):
             return None
         unique = {(e.start, e.end, e.text): e for s in spots for e in s.edits}
         edits = tuple(unique[key] for key in sorted(unique))
@@ -156,6 +189,11 @@ class Model:
         return Fix(title, edits, applicability)
 
     def hint(self) -> Fix:
+        if "hint" not in self.memo:
+            self.memo["hint"] = self._hint()
+        return self.memo["hint"]
+
+    def _hint(self) -> Fix:
         spots = sorted({s.text for s in self.sites if s.width == W32})
         shown = ", ".join(f"`{s}`" for s in spots[:4]) + (", ..." if len(spots) > 4 else "")
         return Fix(
@@ -170,13 +208,14 @@ def model_at(src: CudaSource, offset: int) -> Model | None:
     function = src.function_at(offset)
     if function is None:
         return None
-    return _models(src).get(function.body[0])
+    model = _models(src).get(function.body[0])
+    return None if model is None else _fill(src, model)
 
 
 def models(src: CudaSource) -> list[Model]:
     """Every model of the file, once each."""
     unique = {id(m): m for m in _models(src).values()}
-    return list(unique.values())
+    return [_fill(src, model) for model in unique.values()]
 
 
 def _models(src: CudaSource) -> dict[int, Model]:
@@ -205,88 +244,55 @@ def _build(src: CudaSource) -> dict[int, Model]:
     for indexes in by_name.values():
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
-    for index, name in _calls(src, by_name):
-        for other in by_name[name]:
-            if other != index:
-                parent[root(other)] = root(index)
+    # the names each body uses (C-level passes per body): calls, and what shuffles
+    bodies = [f.body for f in functions]
+    words = [" ".join(set(code[a + 1 : b].translate(_PUNCTUATION).split())) for a, b in bodies]
+    for index, used in enumerate(words):
+        for name in by_name.keys() & used.split():
+            for other in by_name[name]:
+                if other != index:
+                    parent[root(other)] = root(index)
     groups: dict[int, Model] = {}
     for index, function in enumerate(functions):
         groups.setdefault(root(index), Model([])).functions.append(function)
-    sites = _sites(src)
     result: dict[int, Model] = {}
-    offsets = [s.offset for s in sites]
-    cross = _starts(src, _CROSS_LANE_ANCHORS)
-    anchors = (_starts(src, _BLOCKER_ANCHORS), src.find_all("__shared__"))
+    header = src.path.endswith(_HEADER_SUFFIXES)
+    index_of = {id(f): i for i, f in enumerate(functions)}
     for model in groups.values():
-        spans = [f.body for f in model.functions]
-        inside = sorted(
-            {i for a, b in spans for i in range(bisect_left(offsets, a), bisect_right(offsets, b))}
-        )
-        model.sites = [sites[i] for i in inside]
-        model.cross_lane = any(
-            _matches_in(code, _CROSS_LANE_AT, cross, a, b + 1, first=True) for a, b in spans
-        )
-        model.blockers = _blockers(src, model, spans, anchors)
-        model.header = src.path.endswith(_HEADER_SUFFIXES)
+        model.header = header
+        model.memo["words"] = " ".join(words[index_of[id(f)]] for f in model.functions)
         for function in model.functions:
             result[function.body[0]] = model
     return result
 
 
-def _calls(src: CudaSource, by_name: dict[str, list[int]]) -> list[tuple[int, str]]:
-    """``(function index, name)`` for every whole-word use of a function's name inside the
-    body of a function (what ``\\b(?:names)\\b`` finds there), found with ``str.find``."""
+def _fill(src: CudaSource, model: Model) -> Model:
+    """Find the model's spots and whether it uses cross-lane operations (once, on first use:
+    most models of a file are never asked)."""
+    if "filled" in model.memo:
+        return model
     code = src.code
-    functions = src.functions
-    if not all(name.isidentifier() for name in by_name):
-        names = re.compile(
-            r"\b(?:" + "|".join(map(re.escape, sorted(by_name, key=len)[::-1])) + r")\b"
+    spans = [f.body for f in model.functions]
+    used = model.memo.pop("words")
+    model.sites = sorted(_sites(src, spans, used), key=_OFFSET)
+    model.cross_lane = bool(_CROSS_LANE_WORD.search(used)) or bool(
+        _MAYBE_CROSS_LANE_WORD.search(used)
+        and any(
+            _matches_in(code, _CROSS_LANE_AT, _starts(src, _CROSS_LANE_ANCHORS), a, b + 1, True)
+            for a, b in spans
         )
-        return [
-            (index, match.group())
-            for index, function in enumerate(functions)
-            for match in names.finditer(code, function.body[0] + 1, function.body[1])
-        ]
-    bodies = sorted((f.body[0] + 1, f.body[1], i) for i, f in enumerate(functions))
-    starts = [b[0] for b in bodies]
-    longest = max(end - start for start, end, _ in bodies)
-    found = []
-    for name in by_name:
-        size = len(name)
-        for at in src.find_all(name):
-            after = at + size
-            if (at and (code[at - 1].isalnum() or code[at - 1] == "_")) or (
-                after < len(code) and (code[after].isalnum() or code[after] == "_")
-            ):
-                continue
-            i = bisect_right(starts, at) - 1
-            while i >= 0 and starts[i] >= at - longest:
-                start, end, index = bodies[i]
-                if after <= end:
-                    found.append((index, name))
-                i -= 1
-    return found
+    )
+    model.memo["filled"] = True
+    return model
 
 
 def _starts(src: CudaSource, anchors: tuple[str, ...]) -> list[int]:
-    """Sorted offsets of every anchor in the code."""
-    return sorted({at for anchor in anchors for at in src.find_all(anchor)})
-
-
-def _warp_name_starts(src: CudaSource) -> list[int] | None:
-    """Starts of the names that hold ``warp``, ``lane`` or ``wave`` in any case (None where
-    the code is not ASCII, whose lower case may move offsets)."""
-    code = src.code
-    if not code.isascii():
-        return None
-    low = code.lower()
-    starts = set()
-    for anchor in _WARP_NAME_ANCHORS:
-        at = low.find(anchor)
-        while at != -1:
-            starts.add(word_start(code, at))
-            at = low.find(anchor, at + 1)
-    return sorted(starts)
+    """Sorted offsets of every anchor in the code (cached per file and anchor set)."""
+    cache = src.__dict__.setdefault("_rocport_warp_starts", {})
+    found = cache.get(anchors)
+    if found is None:
+        found = cache[anchors] = sorted({at for anchor in anchors for at in src.find_all(anchor)})
+    return found
 
 
 def _matches_in(
@@ -313,34 +319,34 @@ def _matches_in(
     return found
 
 
-def _sites(src: CudaSource) -> list[Site]:
+def _sites(src: CudaSource, bodies: list[tuple[int, int]], used: str) -> list[Site]:
+    """The spots inside ``bodies``; ``used``: the names they use, joined by blanks."""
     code = src.code
     sites: list[Site] = []
-    bodies = [f.body for f in src.functions]
-    for item in lane_math(src):
-        sites.append(_lane_site(src, item))
+    items = lane_math(src)
+    starts = [item.lhs_start for item in items]
+    for start, end in bodies:
+        for item in items[bisect_left(starts, start) : bisect_right(starts, end)]:
+            sites.append(_lane_site(src, item))
     warp_size = src.find_all("warpSize")
-    names = _warp_name_starts(src)
+    macros = []  # the warp-size names used here whose width is known, and where they are
+    for name in {m.group(1) for m in _WARP_NAME_WORD.finditer(used)} - {"warpSize"}:
+        width = macro_width(src, name)
+        if width is not None:
+            macros.append((name, width, src.find_all(name)))
     tiles = _starts(src, ("thread_block_tile", "tiled_partition"))
     shuffles = src.find_all("__shfl")
+    fors = src.find_all("for") if shuffles else []  # a shuffle loop needs a shuffle
     for start, end in bodies:
         for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
             sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
-        named = (
-            _WARP_NAME.finditer(code, start, end)
-            if names is None
-            else _matches_in(code, _WARP_NAME, names, start, end)
-        )
-        for match in named:
-            name = match.group()
-            if name == "warpSize":
-                continue
-            width = macro_width(src, name)
-            if width is not None:
-                sites.append(Site(match.start(), "macro", width, name, None))
+        for name, width, where in macros:
+            for at in where[bisect_left(where, start) : bisect_left(where, end)]:
+                if src.is_word_at(at, at + len(name)):
+                    sites.append(Site(at, "macro", width, name, None))
         for match in _matches_in(code, _TILE, tiles, start, end):
             sites.append(Site(match.start(), "tile", W32, match.group(), None))
-        for match in _FOR.finditer(code, start, end):
+        for match in _matches_in(code, _FOR, fors, start, end):
             site = _loop_site(src, match)
             if site is not None:
                 sites.append(site)
@@ -446,49 +452,53 @@ def _split(code: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _blockers(
-    src: CudaSource,
-    model: Model,
-    spans: list[tuple[int, int]],
-    anchors: tuple[list[int], list[int]],
-) -> list[int]:
-    """Offsets of the literals that tie ``model`` to 32 lanes outside its spots; ``anchors``:
-    the file's offsets where :data:`_BLOCKER` and :data:`_SHARED_DIM_32` matches may begin."""
+def _blocked(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> bool:
+    """Whether a literal outside the model's spots ties it to 32 lanes (``32 * n``, ``& 31``
+    on data, a ``__shared__ x[32]`` written at lane ids)."""
     code = src.code
-    blocker_starts, shared_starts = anchors
+    blocker_starts = _starts(src, _BLOCKER_ANCHORS)
     covered = set()
     for site in model.sites:
         for edit in site.edits or ():
             covered.update(range(edit.start, edit.end))
-    lane_vars = _lane_variables(src, model)
-    exempt: set[int] = set()
-    for a, b in spans:
-        for match in _matches_in(code, _SHARED_DIM_32, shared_starts, a, b):
-            name = match.group("name")
-            lanes = "|".join(lane_vars) or "(?!)"
-            written = re.search(
-                rf"\b{re.escape(name)}\s*\[[^\]]*\b(?:{lanes})\b[^\]]*\]\s*=(?!=)", code[a:b]
-            )
-            if not written:  # one slot per warp: warpSize >= 32 needs no more
-                exempt.add(match.start("dim"))
     narrow = [s for s in model.sites if s.width == W32]  # sorted by offset, as model.sites
     narrow_offsets = [s.offset for s in narrow]
     reach = max((len(s.text) + 8 for s in narrow), default=0)
-    found = []
+    exempt: set[int] | None = None
     for a, b in spans:
         for match in _matches_in(code, _BLOCKER, blocker_starts, a, b):
             at = match.start()
             near = narrow[
                 bisect_left(narrow_offsets, at - reach) : bisect_right(narrow_offsets, at)
             ]
-            if (
-                at in covered
-                or at in exempt
-                or any(s.offset <= at < s.offset + len(s.text) + 8 for s in near)
-            ):
+            if at in covered or any(s.offset <= at < s.offset + len(s.text) + 8 for s in near):
                 continue
-            found.append(at)
-    return found
+            if exempt is None:
+                exempt = _per_warp_dims(src, model, spans)
+            if at not in exempt:
+                return True
+    return False
+
+
+def _per_warp_dims(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> set[int]:
+    """Offsets of the ``32`` of ``__shared__ x[32]`` arrays never written at a lane id: one
+    slot per warp, which ``warpSize >= 32`` needs no more of."""
+    code = src.code
+    shared_starts = src.find_all("__shared__")
+    exempt: set[int] = set()
+    lane_vars: list[str] | None = None
+    for a, b in spans:
+        for match in _matches_in(code, _SHARED_DIM_32, shared_starts, a, b):
+            if lane_vars is None:
+                lane_vars = _lane_variables(src, model)
+            name = match.group("name")
+            lanes = "|".join(lane_vars) or "(?!)"
+            written = re.search(
+                rf"\b{re.escape(name)}\s*\[[^\]]*\b(?:{lanes})\b[^\]]*\]\s*=(?!=)", code[a:b]
+            )
+            if not written:
+                exempt.add(match.start("dim"))
+    return exempt
 
 
 def _lane_variables(src: CudaSource, model: Model) -> list[str]:

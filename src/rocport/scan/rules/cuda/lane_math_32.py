@@ -77,14 +77,14 @@ def check(src: CudaSource) -> Iterator[Finding]:
                 item.lhs_start,
                 f"`{expr}` computes a {meaning} for 32-lane warps, {model.disagreement()}: "
                 "on a 64-lane wavefront they disagree",
-                model.group_fix(Applicability.SAFE) or model.hint(),
+                model.group_fix(src, Applicability.SAFE) or model.hint(),
             )
         else:
             yield src.finding(
                 item.lhs_start,
                 f"`{expr}` computes a {meaning} for 32-lane warps; every warp spot of "
                 f"`{model.name}` assumes 32 lanes, so it computes the same on a 64-lane wavefront",
-                model.group_fix(Applicability.UNSAFE) or model.hint(),
+                model.group_fix(src, Applicability.UNSAFE) or model.hint(),
                 severity=Severity.NOTE,
             )
     yield from _grids(src)

@@ -101,14 +101,14 @@ def check(src: CudaSource) -> Iterator[Finding]:
             yield src.finding(
                 start,
                 f"{what}, {model.disagreement()}: on a 64-lane wavefront they disagree",
-                model.group_fix(Applicability.SAFE) or model.hint(),
+                model.group_fix(src, Applicability.SAFE) or model.hint(),
             )
         elif model is not None:
             yield src.finding(
                 start,
                 f"{what}; every warp spot of `{model.name}` assumes 32 lanes, so it computes "
                 "the same on a 64-lane wavefront (two 32-lane groups per wavefront)",
-                model.group_fix(Applicability.UNSAFE) or model.hint(),
+                model.group_fix(src, Applicability.UNSAFE) or model.hint(),
                 severity=Severity.NOTE,
             )
         else:

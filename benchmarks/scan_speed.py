@@ -12,7 +12,8 @@ CUDA rule in one process and reports, from the same run:
   shown beside it;
 - the same scan with every rule forced on (no triggers or gates), which must give the same
   findings, and the ratio of the two;
-- the cost of each stage: reading the files, blanking comments and literals, each rule (its
+- the cost of each stage: reading the files, blanking comments and literals, deciding the
+  ``#if`` branches an AMD build compiles (``rocport.scan.preprocessor``), each rule (its
   trigger test, and the rule with the views it builds first where the test lets it run).
 
 Usage: ``python benchmarks/scan_speed.py [--size-mb 21] [--seed 2024] [--repeats 7]
@@ -42,6 +43,7 @@ from rocport.scan.engine import (  # noqa: E402
     language_of,
     scan_paths,
 )
+from rocport.scan.preprocessor import AMD  # noqa: E402
 from rocport.scan.registry import Language  # noqa: E402
 from rocport.scan.rules import RULES  # noqa: E402
 
@@ -92,6 +94,10 @@ def measure(tree: Path, repeats: int = 7) -> dict:
     sources = [CudaSource(str(p), t) for p, t in zip(files, texts, strict=True)]
     with _cycle_collector_paused():
         _, blank_wall, _ = _timed(lambda: [s.code for s in sources])
+    branches = AMD.below([tree])
+    with _cycle_collector_paused():
+        pairs = list(zip(sources, map(str, files), strict=True))
+        _, branches_wall, _ = _timed(lambda: [branches.dead(s, path) for s, path in pairs])
     per_rule, ran_on = {}, {}
     for rule in rules:  # each with the collector paused, as during a scan
 
@@ -119,6 +125,7 @@ def measure(tree: Path, repeats: int = 7) -> dict:
         "forced_mb_per_cpu_s": size / 1e6 / forced_cpu,
         "read_s": read_wall,
         "blank_s": blank_wall,
+        "branches_s": branches_wall,
         "rules_s": per_rule,
         "rules_files": ran_on,
     }
@@ -151,6 +158,12 @@ def main() -> None:
         files,
         f"{result['blank_s']:.2f}",
         f"{result['blank_s'] / total:.0%}",
+    )
+    table.add_row(
+        "#if branches of an AMD build",
+        files,
+        f"{result['branches_s']:.2f}",
+        f"{result['branches_s'] / total:.0%}",
     )
     for rule_id, seconds in sorted(result["rules_s"].items(), key=lambda kv: -kv[1])[:6]:
         table.add_row(

@@ -239,3 +239,81 @@ def _explained(unit, version: str, rocm: str) -> str | None:
             if why:
                 return why
     return None
+
+
+# -- warpSize where C++ needs a constant -------------------------------------------------------
+#: code written for HIP (nvcc rejects warpSize in all of these): an AMD branch of a project
+WARP_SAMPLE = """\
+#include <cuda_runtime.h>
+#ifdef __HIP_PLATFORM_AMD__
+#define WARP_SIZE warpSize
+#else
+#define WARP_SIZE 32
+#endif
+template <int N> struct Lanes { static constexpr int n = N; };
+
+__global__ void __launch_bounds__(4 * WARP_SIZE) reduce(const float *in, float *out) {
+  __shared__ float partial[WARP_SIZE];
+  static_assert(WARP_SIZE % 32 == 0, "whole warps");
+  constexpr int lanes = Lanes<WARP_SIZE>::n;
+  float v = in[threadIdx.x];  // not a constant use: [warpSize]
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0] + lanes;
+}
+"""
+WARP_LINES = [9, 10, 11, 12]  # launch bounds, shared array bound, static_assert, template arg
+
+
+@pytest.fixture(scope="module")
+def warp_ports(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
+    base = tmp_path_factory.mktemp("warp")
+    (base / "src").mkdir()
+    (base / "src" / "reduce.cu").write_text(WARP_SAMPLE)
+    return {r: (base / r, _port(base / "src", base / r, r)) for r in ("6.4", "7.0", "7.2")}
+
+
+def _warp_lines(report: dict) -> list[int]:
+    return [
+        r["line"]
+        for f in report["files"]
+        for r in f["issues"]
+        if "reads warpSize at run time" in (r["note"] or "")
+    ]
+
+
+def test_constant_warp_size_uses_are_reported_from_7(warp_ports) -> None:
+    assert _warp_lines(warp_ports["6.4"][1]) == []
+    for rocm in ("7.0", "7.2"):
+        assert _warp_lines(warp_ports[rocm][1]) == WARP_LINES, rocm
+    note = next(r["note"] for f in warp_ports["7.0"][1]["files"] for r in f["issues"] if r["note"])
+    assert "releases between 6.4 and 7.2 were not read" in note
+
+
+def test_constant_warp_size_compiles_with_6_4_and_fails_where_reported_with_7_2(
+    warp_ports,
+) -> None:
+    (unit,) = _compile(warp_ports["6.4"][0], "6.4").units
+    assert unit.status.value == "passed", [e.message for e in unit.errors]
+    (unit,) = _compile(warp_ports["7.2"][0], "7.2").units
+    assert unit.status.value == "failed"
+    lines = sorted({e.line for e in unit.errors if e.severity == "error"})
+    print("HIP 7.2 errors:", [(e.line, e.message) for e in unit.errors][:8])
+    assert lines == WARP_LINES
+
+
+def test_the_suggested_upper_bound_compiles_with_7_2(tmp_path: Path) -> None:
+    """The report's suggestion for a bound: rocPRIM's constexpr max_size()."""
+    (tmp_path / "bound.hip").write_text(
+        "#include <hip/hip_runtime.h>\n"
+        "#include <rocprim/intrinsics/arch.hpp>\n"
+        "__global__ void k(float *out) {\n"
+        "  __shared__ float partial[rocprim::arch::wavefront::max_size()];\n"
+        "  partial[threadIdx.x % warpSize] = 1.0f;\n"
+        "  __syncthreads();\n"
+        "  out[0] = partial[0];\n"
+        "}\n"
+    )
+    (unit,) = _compile(tmp_path, "7.2").units
+    assert unit.status.value == "passed", [e.message for e in unit.errors]

@@ -448,3 +448,52 @@ def test_the_facts_file_is_what_the_generator_writes() -> None:
         text=True,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("code", "constant"),
+    [
+        ("__shared__ float s[warpSize];", True),
+        ("float s[2 * warpSize] = {0};", True),
+        ("unsigned int buf[4][warpSize];", True),
+        ('static_assert(warpSize == 64, "");', True),
+        ("static constexpr int k = warpSize / 2;", True),
+        ("switch (x) { case warpSize: break; }", True),
+        ("Lanes<warpSize>::n;", True),
+        ("f<warpSize>(x);", True),
+        ("__global__ void __launch_bounds__(4 * warpSize) k() {}", True),
+        ("#define W warpSize\n__shared__ float s[W];", True),
+        ("x = s[warpSize];", False),
+        ("return smem[lane + j * warpSize];", False),
+        ("smem[lane_id + warp_id * warpSize] = d;", False),
+        ("int k = warpSize / 2;", False),
+        ("if (a < warpSize && b > c) f();", False),
+        ("for (int i = 0; i < warpSize; i++) {}", False),
+        ("// int s[warpSize];", False),
+        ("/* int s[warpSize]; */", False),
+        ('printf("s[warpSize];");', False),
+        ("int lane = threadIdx.x % warpSize;", False),
+    ],
+)
+def test_constant_contexts_of_warp_size(code: str, constant: bool) -> None:
+    from rocport.port.warp_size import constant_uses
+
+    assert bool(constant_uses(code)) is constant
+
+
+def test_constant_warp_size_scan_is_linear() -> None:
+    import time
+
+    from rocport.port.warp_size import constant_uses
+
+    def best(text: str) -> float:
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            constant_uses(text)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    for unit in ("a[warpSize ", "f<warpSize ", "int a[warpSize];\n"):
+        small, large = best(unit * 2000), best(unit * 8000)
+        assert large < 8 * small, (unit, small, large)

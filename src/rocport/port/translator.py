@@ -37,6 +37,7 @@ from rocport.port.scanner import (
     macro_parameters,
     split_alternatives,
 )
+from rocport.port.warp_size import constant_uses, runtime_reason
 
 #: Language words that mark a file as CUDA device code without being API references to report
 #: (they stay as they are in HIP, which defines them in ``hip/hip_runtime.h``). ``threadIdx``
@@ -101,6 +102,8 @@ class _Plan:
         self.scanner = compile_scanner(tuple(branches))
         self.rules: dict[str, _Rule | None] = {}
         self.includes: dict[tuple[str, bool], _Rule | None] = {}
+        reason = runtime_reason(mapping.rocm)  # warpSize read at run time (ROCm 7)
+        self.warp_rule = reason and _Rule(None, Outcome.UNSUPPORTED, "device", reason, plain=True)
 
     def rule(self, name: str) -> _Rule | None:
         try:
@@ -245,6 +248,9 @@ class _Translator:
         self._scan()
         if self.datatype_args:
             self._hipblas_datatypes()
+        if self.plan.warp_rule is not None and "warpSize" in self.text:
+            rule = self.plan.warp_rule
+            self.found += [(at, name, rule) for at, name in constant_uses(self.text)]
         self._drop_own_declarations()
         self.uses_cuda = any(rule.outcome is not Outcome.UNKNOWN for _, _, rule in self.found)
         if self.launches:

@@ -2,15 +2,18 @@
 what one regex found by trying every position of the 120 characters before a name; the
 unrolled block-comment pattern and the literal-first macro-parameter and quoted-include
 searches find what the character-by-character patterns found; the CUDA-looking words, one
-alternative per first character, are those of one alternative per prefix."""
+alternative per first character, are those of one alternative per prefix; the report's JSON
+writer writes what ``json.dumps(value, indent=2)`` writes."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rocport import _json
 from rocport.port import directives
 from rocport.port.includes import quoted_includes
 from rocport.port.mapping import load_mapping
@@ -203,3 +206,18 @@ def test_cuda_like_words_grouped_by_first_character_match_as_before(pieces: list
     plain = re.compile("(?:" + "|".join(branches) + r")\w*")
     fast = _cuda_like_words(pattern)
     assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+_JSON_LEAVES = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+_JSON_KEYS = st.text() | st.integers() | st.floats() | st.booleans() | st.none()
+_JSON = st.recursive(
+    _JSON_LEAVES,
+    lambda inner: st.lists(inner) | st.tuples(inner, inner) | st.dictionaries(_JSON_KEYS, inner),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_JSON)
+def test_the_report_json_is_that_of_json_dumps(value) -> None:
+    assert _json.dumps(value) == json.dumps(value, indent=2)

@@ -38,11 +38,14 @@ class Launch:
     args_close: int  # offset of the matching ")"
 
 
-def has_config(text: str, open_: int, failed: set[int] | None = None) -> bool:
-    """Whether the ``<<<`` at ``open_`` is closed by a ``>>>`` (``operator<<<int>`` is not)."""
+def launch_config(
+    text: str, open_: int, failed: set[int] | None = None
+) -> tuple[list[tuple[int, int]], int] | None:
+    """The trimmed configuration spans and the ``>>>`` offset of the ``<<<`` at ``open_``;
+    None when no ``>>>`` closes it (``operator<<<int>`` is not a launch)."""
     if text.endswith("operator", 0, open_):
-        return False  # operator<< <T>(...): explicit template arguments, not a launch
-    return _config_after(text, _open_end(text, open_), failed) is not None
+        return None  # operator<< <T>(...): explicit template arguments, not a launch
+    return _config_after(text, _open_end(text, open_), failed)
 
 
 def _open_end(text: str, open_: int) -> int:
@@ -50,11 +53,15 @@ def _open_end(text: str, open_: int) -> int:
     return match.end() if match else open_ + 3
 
 
-def spaced_edits(text: str, open_: int) -> list[tuple[int, int, str]]:
+def spaced_edits(
+    text: str, open_: int, config: tuple[list[tuple[int, int]], int] | None = None
+) -> list[tuple[int, int, str]]:
     """Edits that write ``<< <grid, block>> >`` (valid for nvcc, not for clang) as
-    ``<<<grid, block>>>``; none for a launch already written that way."""
+    ``<<<grid, block>>>``; none for a launch already written that way. ``config``: the
+    launch's :func:`launch_config`, when known."""
     end = _open_end(text, open_)
-    config = _config_after(text, end)
+    if config is None:
+        config = _config_after(text, end)
     if config is None:
         return []
     close = config[1]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import sys
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rocport import __version__
+from rocport import __version__, _json
 from rocport._fs import atomic_write
 from rocport._printable import markup, printable
 from rocport.port.mapping import available_releases
@@ -95,7 +94,7 @@ def _emit(text: str, destination: str | Path) -> None:
 
 def write_json(report: TreeReport, destination: str | Path) -> None:
     """Write the JSON report to a file (atomically), or to stdout for ``-``."""
-    _emit(json.dumps(to_dict(report), indent=2) + "\n", destination)
+    _emit(_json.dumps(to_dict(report)) + "\n", destination)
 
 
 def csv_rows(report: TreeReport) -> list[dict]:

@@ -26,7 +26,7 @@ from rocport.port import directives
 from rocport.port.arguments import comments_and_newlines, skip_space, split_call, trim
 from rocport.port.blas_datatypes import NOTE as NOTE_DATATYPE
 from rocport.port.blas_datatypes import datatype_positions, hipblas_value
-from rocport.port.launch import ggl_edits, has_config, parse_launch, spaced_edits
+from rocport.port.launch import ggl_edits, launch_config, parse_launch, spaced_edits
 from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, HIPBLAS_DATATYPE, Mapping
 from rocport.port.model import Outcome, PortOptions, Reference, Translation
 from rocport.port.scanner import (
@@ -233,7 +233,7 @@ class _Translator:
         self.off_spans: list[tuple[int, int]] = []
         self.launches: list[int] = []  # offsets of each "<<<" in code
         self.calls: dict = {}  # split_call's memo for this text
-        self.unclosed: set[int] = set()  # has_config's memo for this text
+        self.unclosed: set[int] = set()  # launch_config's memo for this text
         self.unmatched: set[int] = set()  # parse_launch's memo for this text
         self._own_names: frozenset[str] | None = None
         self.unknown_at: list[tuple[int, str]] = []  # offset and name of each unknown name
@@ -494,12 +494,13 @@ class _Translator:
     def _launches(self) -> None:
         ggl = self.options.launch == "ggl"
         for open_ in self.launches:
-            if not has_config(self.text, open_, self.unclosed):
+            config = launch_config(self.text, open_, self.unclosed)
+            if config is None:
                 continue
             self.uses_cuda = self.uses_device = True
             launch = parse_launch(self.text, open_, self.unmatched) if ggl else None
             if launch is None:  # "<< <...>> >" (nvcc accepts it, clang does not)
-                self.edits.extend(spaced_edits(self.text, open_))
+                self.edits.extend(spaced_edits(self.text, open_, config))
             if launch is not None:
                 self.edits.extend(ggl_edits(self.text, launch))
                 hip, note = "hipLaunchKernelGGL", None

@@ -27,6 +27,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -284,9 +285,15 @@ def translate_items(
     else:
         from concurrent.futures import ProcessPoolExecutor  # loads multiprocessing: only here
 
+        # one source file here first: workers forked after it inherit what it compiled (the
+        # translator's scanner and rules) instead of each compiling it again
+        first = next((i for i, item in enumerate(work) if item.kind == "source"), 0)
+        head = engine.run(work[first])
+        rest = work[:first] + work[first + 1 :]
         chunk = max(1, min(32, len(work) // (jobs * 8)))
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(engine,)) as pool:
-            _collect(pool.map(_run_in_worker, work, chunksize=chunk), done, progress, len(work))
+            results = chain([head], pool.map(_run_in_worker, rest, chunksize=chunk))
+            _collect(results, done, progress, len(work))
     return [done.get(item.rel) or plain_result(item) for item in items]
 
 

@@ -199,3 +199,25 @@ def test_broken_shuffle_direction_is_caught_against_expected(tmp_path: Path, hip
     program = verify(src, broken, options).programs[0]
     assert program.status is Status.DIFFERS
     assert program.difference.reference == expected.read_text().strip()
+
+
+def test_folder_program_with_c_sources(tmp_path: Path, hip_cpu: Path) -> None:
+    """C files of a program are compiled as C (Rodinia's backprop.c, timer.c), the rest as HIP."""
+    src = tmp_path / "prog"
+    src.mkdir()
+    (src / "timer.c").write_text(
+        "#include <sys/time.h>\n"
+        "double now(void) { struct timeval t; gettimeofday(&t, 0); return t.tv_sec; }\n"
+        "int scale(int x) { int new = 3; return x * new; }\n"  # `new` is C, not C++
+    )
+    (src / "main.cu").write_text(
+        '#include <cstdio>\n#include <cuda_runtime.h>\nextern "C" int scale(int);\n'
+        "__global__ void k(int* a) { a[threadIdx.x] = threadIdx.x; }\n"
+        "int main() { int h[64], *d; cudaMalloc(&d, sizeof(h)); k<<<1, 64>>>(d);\n"
+        "  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);\n"
+        '  printf("%d\\n", scale(h[63])); return 0; }\n'
+    )
+    out = port(src, tmp_path / "prog-hip")
+    program = verify(src, out, VerifyOptions(path="cpu", hip_cpu=hip_cpu, timeout=60)).programs[0]
+    assert program.status is Status.SAME, (program.reason, program.difference)
+    assert [b.ok for b in program.builds] == [True, True]

@@ -76,3 +76,26 @@ def test_missing_nvcc_is_one_line(tmp_path: Path, hip_nvidia: Path) -> None:
             VerifyOptions(path="nvidia", nvcc="not-a-compiler", hip_nvidia=hip_nvidia),
         )
     assert shutil.which("not-a-compiler") is None
+
+
+def test_c_sources_are_compiled_as_c(tmp_path: Path, hip_nvidia: Path) -> None:
+    for side in ("cuda", "hip"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "util.c").write_text(
+            "int twice(int x) { int new = 2; return x * new; }\n"
+        )
+    (tmp_path / "cuda" / "main.cu").write_text(
+        '#include <cuda_runtime.h>\nextern "C" int twice(int);\n'
+        "int main() { cudaDeviceSynchronize(); return twice(0); }\n"
+    )
+    (tmp_path / "hip" / "main.cu").write_text(
+        '#include <hip/hip_runtime.h>\nextern "C" int twice(int);\n'
+        "int main() { (void)hipDeviceSynchronize(); return twice(0); }\n"
+    )
+    ((cuda, ported),) = pair_programs(tmp_path / "cuda", tmp_path / "hip")
+    hip = find_hip_nvidia(hip_nvidia)
+    work = tmp_path / "work"
+    work.mkdir()
+    assert builder.build_original(cuda, work, nvcc="nvcc", arch="sm_90", hip=hip).ok
+    build = builder.build_port_nvidia(ported, work, nvcc="nvcc", arch="sm_90", hip=hip)
+    assert build.ok, build.output[-2000:]

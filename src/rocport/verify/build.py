@@ -226,6 +226,9 @@ def build_port_nvidia(
     text = program.text()
     votes = [line for name, line in NVIDIA_VOTES.items() if re.search(rf"\b{name}\s*\(", text)]
     shim.write_text("\n".join(["#include <hip/hip_runtime.h>", *votes, ""]))
+    objects, failed = _c_objects(program, work, [nvcc, "-O2", "-w"], flags, "port", timeout)
+    if failed is not None:
+        return failed
     command = [
         nvcc,
         *_nvcc_flags(program, arch, work, hip),
@@ -234,12 +237,34 @@ def build_port_nvidia(
         str(shim),
         "-x",
         "cu",
-        *map(str, program.sources),
+        *map(str, _not_c(program)),
+        *(arg for o in objects for arg in ("-Xlinker", str(o))),
         *flags,
         "-o",
         str(binary),
     ]
     return _compile("port", command, binary, work, timeout)
+
+
+def _not_c(program: Program) -> list[Path]:
+    return [s for s in program.sources if s.suffix != ".c"]
+
+
+def _c_objects(
+    program: Program, work: Path, compiler: list[str], flags: Sequence[str], side: str, timeout
+) -> tuple[list[Path], Build | None]:
+    """Compile the program's C sources on their own (as C: a forced ``-x cu`` or ``-x c++``
+    and the HIP shim would make them C++); returns the objects, or the failed build."""
+    objects = []
+    for index, source in enumerate(s for s in program.sources if s.suffix == ".c"):
+        obj = work / f"c{index}-{source.stem}.o"
+        includes = [f"-I{d}" for d in program.include_dirs]
+        command = [*compiler, *includes, "-c", str(source), *flags, "-o", str(obj)]
+        build = _compile(side, command, obj, work, timeout)
+        if not build.ok:
+            return [], build
+        objects.append(obj)
+    return objects, None
 
 
 def prepare_cpu_copy(program: Program, work: Path) -> tuple[Program, dict[Path, Path]]:
@@ -293,6 +318,11 @@ def build_port_cpu(
     timeout: float = 600,
 ) -> Build:
     binary = work / f"port-cpu{lanes}"
+    side = f"port ({lanes} lanes, HIP-CPU)"
+    compiler = ["gcc" if cxx == "g++" else cxx.replace("++", "cc"), "-O1", "-w"]
+    objects, failed = _c_objects(program, work, compiler, flags, side, timeout)
+    if failed is not None:
+        return failed
     shim = work / "rocport-verify-cpu.h"
     shim.write_text(CPU_SHIM)
     command = [
@@ -306,16 +336,17 @@ def build_port_cpu(
         str(shim),
         "-x",
         "c++",
-        *map(str, program.sources),
+        *map(str, _not_c(program)),
         "-x",
         "none",
+        *map(str, objects),
         *flags,
         "-o",
         str(binary),
         "-ltbb",
         "-pthread",
     ]
-    return _compile(f"port ({lanes} lanes, HIP-CPU)", command, binary, work, timeout)
+    return _compile(side, command, binary, work, timeout)
 
 
 def map_errors(

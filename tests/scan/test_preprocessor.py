@@ -79,6 +79,11 @@ int d;                         // @dead4
 #if defined(USE_ROCM)
 int e;                         // @live3
 #endif
+#ifdef NO_USE_HIP
+int f;                         // @live4: not a switch that turns HIP on, so unknown
+#else
+int g;                         // @live5
+#endif
 """
     )
 
@@ -462,8 +467,7 @@ def test_dead_lines_are_lines_gcc_drops_for_every_definition_of_the_unknown(line
             line = f"marker{count}"
         numbered.append(line)
     text = "\n".join(numbered) + "\n"
-    defines = [parse_define(o[2:]) for o in options if o.startswith("-D")]
-    defines += [(o[2:], UNDEFINED) for o in options if o.startswith("-U")]
+    defines = [parse_define(o[2:]) if o[1] == "D" else (o[2:], UNDEFINED) for o in options]
     known = {name for name, _ in defines}
     defines += [(name, UNDEFINED) for name in _NAMES if name not in known]
     dead = _dead_lines(text, amd_setup(None, defines))

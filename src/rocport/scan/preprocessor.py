@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 #: project switches an AMD build of the project defines (recognized by name)
-_SWITCH = re.compile(r"(?:\w+_)?USE_(?:HIP|ROCM)\Z")
+_SWITCH = re.compile(r"(?!(?:NO|DONT|DISABLE|NOT)_)(?:\w+_)?USE_(?:HIP|ROCM)\Z")
 _DIRECTIVE = re.compile(r"[ \t]*(\w+)")
 _SPLICE = re.compile(r"\\[ \t\r]*\n")
 _DEFINE = re.compile(r"[ \t]*([A-Za-z_]\w*)(\([^)]*\))?(.*)", re.DOTALL)

@@ -274,7 +274,7 @@ def _fill(src: CudaSource, model: Model) -> Model:
     code = src.code
     spans = [f.body for f in model.functions]
     used = model.memo.pop("words")
-    model.sites = sorted(_sites(src, spans, used), key=_OFFSET)
+    model.sites = _sites(src, spans, used)
     model.cross_lane = bool(_CROSS_LANE_WORD.search(used)) or bool(
         _MAYBE_CROSS_LANE_WORD.search(used)
         and any(
@@ -324,7 +324,9 @@ def _sites(src: CudaSource, bodies: list[tuple[int, int]], used: str) -> list[Si
     code = src.code
     sites: list[Site] = []
     items = lane_math(src)
-    starts = [item.lhs_start for item in items]
+    starts = src.__dict__.get("_rocport_lane_starts")
+    if starts is None:
+        starts = src._rocport_lane_starts = [item.lhs_start for item in items]
     for start, end in bodies:
         for item in items[bisect_left(starts, start) : bisect_right(starts, end)]:
             sites.append(_lane_site(src, item))
@@ -354,7 +356,7 @@ def _sites(src: CudaSource, bodies: list[tuple[int, int]], used: str) -> list[Si
             site = _width_site(src, match)
             if site is not None:
                 sites.append(site)
-    sites.sort(key=lambda s: s.offset)
+    sites.sort(key=_OFFSET)
     return sites
 
 
@@ -416,7 +418,11 @@ def _width_site(src: CudaSource, call: re.Match[str]) -> Site | None:
     close = src.paren_end(call.end() - 1)
     if close < 0:
         return None
-    args = _split(src.code, call.end(), close)
+    code = src.code
+    last = code.rfind(",", call.end(), close)
+    if last == -1 or code[last + 1 : close].strip().rstrip("uU") not in ("32", "64"):
+        return None  # the width is the last argument: only a literal 32 or 64 is a spot
+    args = _split(code, call.end(), close)
     index = 3 if call.group("sync") else 2
     if len(args) <= index:
         return None

@@ -241,11 +241,11 @@ verify_one() {  # verify_one NAME: rocport verify on src/NAME and port/NAME -> $
   # one source file (that may include others): verify the file; several: the folder
   [ "$srcs" = "${srcs%% *}" ] && a=$a/$srcs b=$b/$srcs
   [ "$name" = driver_api ] && opts+=(--inputs "$W/bin/driver_api.cubin")
-  # the build flags of the program's Makefile (and the CUDA 13 shim) reach both builds through nvcc's
-  # NVCC_APPEND_FLAGS; -I folders are the original's (they hold headers without CUDA)
+  # the build flags of the program's Makefile and the CUDA 13 shim go to both builds (--flags);
+  # -I folders are the original's (they hold headers without CUDA)
   flags=$(echo "$flags" | sed -E "s#-I([^/@])#-I$W/src/$name/\1#g; s#@W@#$W#g")
-  NVCC_APPEND_FLAGS="-include $W/cuda13_compat.h $flags" \
-    timeout 300 python3 -m rocport verify "$a" "$b" --nvidia --run "$args" "${opts[@]}" \
+  timeout 300 python3 -m rocport verify "$a" "$b" --nvidia --run "$args" "${opts[@]}" \
+    --flags "-include $W/cuda13_compat.h $flags" \
     --env "LD_PRELOAD=$W/fixtime.so" --mask "$TIME_MASK" --hip-nvidia "$(dirname "$HN")" --json "$W/verify/$name.json" \
     >"$W/verify/$name.txt" 2>&1
   echo "exit $?" >>"$W/verify/$name.txt"

@@ -141,3 +141,23 @@ def test_a_loop_step_is_not_tainted_by_the_loop_body() -> None:
 }"""
     assert outside_limits(text) == []
     assert outside_limits(text.replace("offset > 0", "offset > v")) != []
+
+
+def test_record_and_expected_round_trip(tmp_path) -> None:
+    import pytest
+
+    from rocport.errors import InputError
+    from rocport.verify.expected import read_expected, write_record
+
+    runs = [Run(0, "t=1\n", "", {"o.bin": b"\x00\x01", "gone": None}), Run(0, "t=2\n", "")]
+    write_record(tmp_path / "r.json", "p.cu", runs)
+    back = read_expected(tmp_path / "r.json")
+    assert [(r.exit_code, r.stdout, r.files) for r in back] == [
+        (0, "t=1\n", {"o.bin": b"\x00\x01", "gone": None}),
+        (0, "t=2\n", {}),
+    ]
+    (tmp_path / "plain.txt").write_text("hello\n")
+    assert read_expected(tmp_path / "plain.txt")[0].stdout == "hello\n"
+    (tmp_path / "bad.json").write_text('{"runs": [{"stdout": 1}]}')
+    with pytest.raises(InputError, match="malformed"):
+        read_expected(tmp_path / "bad.json")

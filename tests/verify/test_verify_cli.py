@@ -70,7 +70,10 @@ def test_expected_output_same_and_differs(squares, tmp_path: Path, hip_cpu: Path
 @pytest.mark.slow
 def test_cpu_reference_and_output_file(squares, hip_cpu: Path, capsys) -> None:
     src, out = squares
-    argv = ["verify", str(src), str(out), "--cpu", "--hip-cpu", str(hip_cpu)]
+    data = src.parent / "data.bin"
+    data.write_bytes(b"\0" * 16)
+    argv = ["verify", str(src), str(out), "--cpu", "--hip-cpu", str(hip_cpu), "--inputs", str(data)]
+    argv += ["--prefix", "env ROCPORT_VERIFY_TEST=1", "--env", "SEED=7", "--flags", "-DUNUSED=1"]
     assert run([*argv, "--output-file", "out.txt", "--output-file", "missing.bin"]) == 0
     text = capsys.readouterr().out
     assert "the port at 32 lanes (HIP-CPU)" in text and "1 same" in text

@@ -253,6 +253,9 @@ def test_no_name_missing_from_the_release_is_emitted(ports, rocm: str) -> None:
             if not path.is_file() or path.suffix not in (".cu", ".cuh", ".h", ".hpp", ".cpp"):
                 continue
             original = src / path.relative_to(dest)
+            if not original.is_file():  # a support header rocport adds: its own code, whose
+                assert path.name.startswith("rocport_"), path  # locals (x, y, z) are no HIP names;
+                continue  # the ports that include it are compiled per release
             before = set(_IDENT.findall(original.read_text(errors="replace")))
             for ident in set(_IDENT.findall(path.read_text(errors="replace"))) - before:
                 if ident in names and name_state(ident, target).kind in ("absent", "removed"):

@@ -35,14 +35,16 @@ def files(root: Path) -> dict[str, bytes]:
 
 def test_in_place_then_scan_fix_keeps_the_original(tmp_path: Path, capsys, monkeypatch) -> None:
     """``port --in-place`` then ``scan --fix``: FILE.orig still holds the CUDA original, the
-    ported text is in FILE.orig.1, and the summary says so."""
+    ported text is in FILE.orig.1, and the summary says so. (The port drops the shuffle mask and
+    the kernel is consistent 32-lane code, so only the unsafe grouped fix changes it.)"""
     src = make_tree(tmp_path / "proj")
     kernel = src / "src" / "k.cu"
     assert cli(["port", str(src), "--in-place"], capsys)[0] == 0
     ported = kernel.read_bytes()
     monkeypatch.chdir(src)
-    code, _, err = cli(["scan", "src", "--fix"], capsys)
+    code, _, err = cli(["scan", "src", "--fix", "--unsafe-fixes"], capsys)
     assert code == 0, err
+    assert kernel.read_bytes() != ported
     assert (src / "src" / "k.cu.orig").read_text() == KERNEL
     assert (src / "src" / "k.cu.orig.1").read_bytes() == ported
     assert "numbered <file>.orig.N" in err and "k.cu.orig.1" in err

@@ -346,7 +346,7 @@ def test_runtime_include_guards_keep_helper_code_enabled(tmp_path: Path, src: Pa
                         str(report)], capsys)  # fmt: skip
     files = {f["path"]: f for f in json.loads(report.read_text())["files"]}
     assert code == 0 and files["main.cu"]["compiled"] is True, (err, files)
-    assert "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H" in (tmp_path / "out" / "helper.h").read_text()
+    assert "#ifdef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H" in (tmp_path / "out" / "helper.h").read_text()
     assert "make_hipExtent(16, 4, 4)" in (tmp_path / "out" / "main.cu").read_text()
 
 

@@ -40,6 +40,31 @@ def test_original_and_port_build_with_nvcc(tmp_path: Path, hip_nvidia: Path) -> 
     assert Path(build.binary).stat().st_size > 0
 
 
+def test_runtime_guard_helpers_build_on_both_backends(tmp_path: Path, hip_nvidia: Path) -> None:
+    """The CUDA samples' helper_cuda.h defines checkCudaErrors under ``#ifdef __DRIVER_TYPES_H__``:
+    the guard the port writes is defined under HIP's NVIDIA backend too (hip/driver_types.h is
+    included only on AMD; hybridsort's port did not build on the H200 with its guard)."""
+    src = tmp_path / "cuda"
+    src.mkdir()
+    (src / "helper.h").write_text(
+        "#include <cstdio>\n#ifdef __DRIVER_TYPES_H__\n"
+        "#define checkCudaErrors(val) check((val), #val)\n"
+        "static void check(cudaError_t e, const char* what) { if (e) std::puts(what); }\n"
+        "#endif\n"
+    )
+    (src / "main.cu").write_text(
+        '#include <cuda_runtime.h>\n#include "helper.h"\n'
+        "int main() { int n = 0; checkCudaErrors(cudaGetDeviceCount(&n)); return 0; }\n"
+    )
+    original, ported = pair_programs(src, port(src, tmp_path / "hip"))[0]
+    hip = find_hip_nvidia(hip_nvidia)
+    for build in (
+        builder.build_original(original, tmp_path, nvcc="nvcc", arch="sm_90", hip=hip),
+        builder.build_port_nvidia(ported, tmp_path, nvcc="nvcc", arch="sm_90", hip=hip),
+    ):
+        assert build.ok, build.output[-2000:]
+
+
 def test_port_error_maps_back_to_the_cuda_line(tmp_path: Path, hip_nvidia: Path) -> None:
     """driver_api: hipDeviceptr_t is an integer on NVIDIA, so hipMalloc(&dptr) does not build."""
     from rocport.verify.engine import _cuda_of

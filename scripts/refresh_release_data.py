@@ -22,10 +22,13 @@ Inputs are snapshots of the documentation sources, never the live web:
 ``--extracts DIR``
     small excerpts kept as test fixtures (``tests/doctor/fixtures/sources``): the PyTorch
     previous-versions page (ROCm lines), the 7.0 system-requirements page, ``conf.py``
-    excerpts of releases whose docs branch was not in the snapshots (7.0.0, 7.2.1), and the
+    excerpts of releases whose docs branch was not in the snapshots (7.0.0, 7.2.1), the
     user/kernel-space (AMD GPU Driver) support matrix of a revision newer than the
     ``--install-git`` snapshot (``user-kernel-space-compat-matrix.rst``; without it the
-    snapshot's newest ``docs/reference/user-kernel-space-compat-matrix.rst`` is read).
+    snapshot's newest ``docs/reference/user-kernel-space-compat-matrix.rst`` is read), and
+    the GPU rows of newer revisions of the compatibility matrix's current table
+    (``compatibility-matrix-*-gpu-targets.rst``), which give the gfx targets of releases the
+    historical CSV lacks (7.2.1: the ``7.2.2/7.2.1`` column).
 
 Run ``python scripts/refresh_release_data.py --rocm-git ... --install-git ... --extracts
 tests/doctor/fixtures/sources --date YYYY-MM-DD``; the table is written atomically.
@@ -49,6 +52,7 @@ from packaging.version import Version
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from release_sources import (  # noqa: E402  (a sibling module of this script)
     conf_lists,
+    current_table_gfx,
     expand_os,
     kernel_series,
     legacy_release,
@@ -69,6 +73,7 @@ MATRIX_PATH = "docs/compatibility/compatibility-matrix.rst"
 SYSREQ_PATH = "docs/reference/system-requirements.rst"
 DRIVER_PATH = "docs/reference/user-kernel-space-compat-matrix.rst"
 DRIVER_EXTRACT = "user-kernel-space-compat-matrix.rst"
+GFX_EXTRACTS = "compatibility-matrix-*-gpu-targets.rst"
 DOCS = "https://rocm.docs.amd.com"
 OUT = Path(__file__).resolve().parents[1] / "src/rocport/doctor/data/rocm_releases.json"
 
@@ -311,6 +316,7 @@ def build(args: argparse.Namespace) -> dict:
             extracts,
             driver_role="install",
         )
+    gfx_from_table_excerpts(releases, extracts)
     return {
         "schema": 2,
         "description": (
@@ -323,6 +329,29 @@ def build(args: argparse.Namespace) -> dict:
         "driver_matrix": driver_matrix(install, extracts),
         "releases": dict(sorted(releases.items(), key=lambda kv: Version(kv[0]))),
     }
+
+
+def gfx_order(targets) -> list[str]:
+    """gfx targets without their footnote marks, oldest family first (gfx908 ... gfx1201)."""
+    return sorted({g.split()[0] for g in targets}, key=lambda t: (len(t), t))
+
+
+def gfx_from_table_excerpts(releases: dict[str, dict], extracts: Path) -> None:
+    """Fill the gfx targets of releases that have none from the excerpts of newer revisions
+    of the compatibility matrix's current table (its column may name two releases)."""
+    for extract in sorted(extracts.glob(GFX_EXTRACTS)):
+        text = extract.read_text(encoding="utf-8")
+        origin = re.search(r"Excerpt of (\S+) (\S+) at ([0-9a-f]{12})", text)
+        if origin is None:
+            raise ValueError(f"{extract.name}: no 'Excerpt of REPO PATH at COMMIT' header")
+        for release, rel in releases.items():
+            found = None if rel["gfx"] else current_table_gfx(text, release)
+            if found and found[1]:
+                rel["gfx"] = gfx_order(found[1])
+                rel["sources"]["gfx"] = (
+                    f"{origin[1]} {origin[2]} at {origin[3]}, column {found[0]} "
+                    f"(excerpt tests/doctor/fixtures/sources/{extract.name})"
+                )
 
 
 def assemble(
@@ -378,12 +407,13 @@ def assemble(
         "sources": {
             "os": ksrc or matrix_src,
             "matrix": matrix_src,
+            "gfx": matrix_src,
             "repositories": install_src,
             "pytorch": "https://pytorch.org/get-started/previous-versions/ (excerpt "
             "tests/doctor/fixtures/sources/pytorch-previous-versions.txt)",
         },
         "os": os_rows,
-        "gfx": sorted({g.split()[0] for g in gfx}, key=lambda t: (len(t), t)),
+        "gfx": gfx_order(gfx),
         "driver": driver_cell,
         # "compatible": the matrix's AMD GPU Driver row (every driver AMD pairs with it);
         # "install": only the driver the release's install pages register
@@ -441,9 +471,12 @@ def markdown_table(table: dict) -> str:
         torch = "; ".join(
             f"{p['index'].rsplit('/', 1)[1]} ({', '.join(p['torch'])})" for p in rel["pytorch"]
         )
+        source = rel["sources"]["os"]
+        if rel["sources"].get("gfx", rel["sources"]["matrix"]) != rel["sources"]["matrix"]:
+            source += f"; gfx targets: {rel['sources']['gfx']}"
         lines.append(
             f"| {release} | {oses} | {kernels}/{len(rel['os'])} | {gfx} | {torch or 'none'} "
-            f"| {rel['sources']['os']} |"
+            f"| {source} |"
         )
     return "\n".join(lines) + f"\n\nAll rows read {table['read']}.\n"
 

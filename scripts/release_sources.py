@@ -2,8 +2,8 @@
 
 Used by ``scripts/refresh_release_data.py``: each function reads one page format (the
 historical compatibility-matrix CSV, a system-requirements OS table, the compatibility matrix's
-OS/kernel lookup table, ROCm 5.7's ``gpu_os_support.md``, PyTorch's previous-versions page,
-an install-docs ``conf.py``) and returns plain data.
+OS/kernel lookup table and its current table's GPU rows, ROCm 5.7's ``gpu_os_support.md``,
+PyTorch's previous-versions page, an install-docs ``conf.py``) and returns plain data.
 """
 
 from __future__ import annotations
@@ -264,6 +264,40 @@ def _radeon_limit(sentence: str) -> dict | None:
     return {"gpus": gpus, "os": oses, "text": sentence}
 
 
+def current_table(text: str) -> tuple[list[str], list[list[str]]]:
+    """The compatibility matrix's current table (``format-big-table``): its release columns
+    (``"7.2.2/7.2.1"`` is one column for two releases) and its rows, stub cell first."""
+    table = text.split(".. container:: format-big-table", 1)[-1].split("\n\n.. ", 1)[0]
+    header = re.search(r':header: "ROCm Version",(.*)', table)
+    if not header:
+        return [], []
+    rows = [
+        next(csv.reader([line.strip()], skipinitialspace=True), [])
+        for line in table.splitlines()
+        if line.startswith("      ")
+        and not re.match(r":(header|stub-columns|widths|escape|header-rows):", line.strip())
+    ]
+    return [c.strip().strip('"') for c in header[1].split(",")], rows
+
+
+def current_table_gfx(text: str, release: str) -> tuple[str, list[str]] | None:
+    """The GPU / LLVM target cells of the current table's column that names ``release``, as
+    (column header, targets); None where no column names it."""
+    columns, rows = current_table(text)
+    names = [[part.strip() for part in column.split("/")] for column in columns]
+    col = next((i for i, parts in enumerate(names) if release in parts), None)
+    if col is None:
+        return None
+    targets, section = [], False
+    for row in rows:
+        if row and row[0]:
+            section = "GPU / LLVM target" in row[0]
+        cell = strip_refs(row[col + 1]) if section and len(row) > col + 1 else ""
+        if re.fullmatch(r"gfx[0-9a-f]+", cell):
+            targets.append(cell)
+    return columns[col], targets
+
+
 def matrix_footnotes(text: str, release: str) -> tuple[dict[str, dict], list[dict]]:
     """The footnotes of ``release``'s column in the compatibility matrix's current table.
 
@@ -271,17 +305,7 @@ def matrix_footnotes(text: str, release: str) -> tuple[dict[str, dict], list[dic
     limits, from the ``[#ref]_`` marks of that column's OS and GPU cells.
     """
     notes = {m[1]: m[2].strip() for m in re.finditer(r"^\.\. \[#([\w-]+)\] (.*)$", text, re.M)}
-    table = text.split(".. container:: format-big-table", 1)[-1].split("\n\n.. ", 1)[0]
-    rows = [
-        next(csv.reader([line.strip()], skipinitialspace=True), [])
-        for line in table.splitlines()
-        if line.startswith("      ")
-        and not re.match(r":(header|stub-columns|widths|escape|header-rows):", line.strip())
-    ]
-    header = re.search(r':header: "ROCm Version",(.*)', table)
-    if not header:
-        return {}, []
-    columns = [c.strip().strip('"') for c in header[1].split(",")]
+    columns, rows = current_table(text)
     if release not in columns:
         return {}, []
     col = columns.index(release) + 1

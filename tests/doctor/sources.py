@@ -59,3 +59,20 @@ def matrix_columns() -> dict[str, dict[str, list[str]]]:
             if kind and cell and not cell.startswith(".."):
                 out[release][kind].append(cell)
     return out
+
+
+def current_table_gpu_columns(name: str) -> dict[str, list[str]]:
+    """GPU rows of a current-table excerpt: column header ("7.2.2/7.2.1") -> gfx targets."""
+    lines = text(name).splitlines()
+    header = next(line for line in lines if ':header: "ROCm Version"' in line)
+    columns = [c.strip().strip('"') for c in header.split(":header:", 1)[1].split(",")][1:]
+    out: dict[str, list[str]] = {c: [] for c in columns}
+    gpu_rows = False
+    table = [line.strip() for line in lines if re.match(r" {6}(,|:doc:|:ref:)", line)]
+    for row in csv.reader(table):
+        if row[0]:
+            gpu_rows = "GPU / LLVM target" in row[0]
+        for column, cell in zip(columns, row[1:], strict=False):
+            if gpu_rows and re.fullmatch(r"gfx[0-9a-f]+", cell.strip()):
+                out[column].append(cell.strip())
+    return out

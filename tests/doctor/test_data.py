@@ -105,6 +105,37 @@ def test_721_distributions_match_its_conf_py() -> None:
         assert ("rhel", version.strip(" '")) in rows
 
 
+def test_721_gpu_targets_match_the_compatibility_matrix_excerpt() -> None:
+    """7.2.1's gfx targets are the 7.2.2/7.2.1 column of ROCm/legacy-rocm-build
+    docs/compatibility/compatibility-matrix.rst at fff7efbd0c87 (the historical CSV read has no
+    7.2.1 column)."""
+    name = "compatibility-matrix-7.2.4-gpu-targets.rst"
+    columns = sources.current_table_gpu_columns(name)
+    rel = data.releases()["7.2.1"]
+    assert sorted(rel["gfx"]) == sorted(columns["7.2.2/7.2.1"]) and len(rel["gfx"]) == 9
+    assert rel["sources"]["gfx"] == (
+        "ROCm/legacy-rocm-build docs/compatibility/compatibility-matrix.rst at fff7efbd0c87, "
+        f"column 7.2.2/7.2.1 (excerpt tests/doctor/fixtures/sources/{name})"
+    )
+    assert rel["sources"]["matrix"] == rel["sources"]["os"]  # the driver and OS rows: conf.py
+    for release, other in data.releases().items():  # every other list is the matrix's own
+        if release != "7.2.1":
+            assert other["gfx"] and other["sources"]["gfx"] == other["sources"]["matrix"]
+
+
+def test_current_table_reader_agrees_with_the_excerpts() -> None:
+    parse = _script("release_sources")
+    page = sources.text("compatibility-matrix-7.2.4-gpu-targets.rst")
+    column, targets = parse.current_table_gfx(page, "7.2.1")
+    assert column == "7.2.2/7.2.1" and sorted(targets) == sorted(data.releases()["7.2.1"]["gfx"])
+    assert parse.current_table_gfx(page, "7.2.0") is None
+    older = sources.text("compatibility-matrix-6.4.3-footnotes.rst")  # also in the historical CSV
+    for release in ("6.4.3", "6.4.2"):
+        assert sorted(parse.current_table_gfx(older, release)[1]) == sorted(
+            data.releases()[release]["gfx"]
+        )
+
+
 def _script(name: str):
     path = ROOT / "scripts" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
@@ -160,6 +191,8 @@ def test_refresh_tool_rebuilds_os_rows_and_targets_from_a_git_snapshot(tmp_path)
         ], release
         assert rel["gfx"] == committed["gfx"] and rel["pytorch"] == committed["pytorch"]
         assert rel["repositories"] == committed["repositories"], release
+    assert rebuilt["7.2.1"]["gfx"] == data.releases()["7.2.1"]["gfx"]  # the table excerpt's
+    assert rebuilt["7.2.1"]["sources"]["gfx"] == data.releases()["7.2.1"]["sources"]["gfx"]
 
 
 def test_release_resolution_never_maps_a_point_release_silently() -> None:

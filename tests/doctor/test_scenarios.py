@@ -205,6 +205,17 @@ def test_consumer_card_gets_the_override_from_the_data_file(capsys) -> None:
     assert arch["details"]["arch_list"][:3] == ["gfx900", "gfx906", "gfx908"]
 
 
+def test_721_gpu_support_is_judged_by_the_compatibility_matrix_column(capsys) -> None:
+    """7.2.1's gfx list (the matrix's 7.2.2/7.2.1 column) judges the GPU; it was skipped."""
+    _, report = doctor_json(capsys, "--root", str(FIXTURES / "mi300x_ready"), "--rocm", "7.2.1")
+    assert _check(report, "rocm.gpu_support")["status"] == "pass"
+    _, report = doctor_json(capsys, "--root", str(FIXTURES / "consumer_gfx1031"), "--rocm", "7.2.1")
+    support = _check(report, "rocm.gpu_support")
+    assert support["status"] == "warn" and "(gfx1031)" in support["found"]
+    assert support["details"]["source"] == data.releases()["7.2.1"]["sources"]["gfx"]
+    assert "compatibility-matrix-7.2.4-gpu-targets.rst" in support["details"]["source"]
+
+
 def test_override_in_effect_is_a_warning(capsys, fixture_copy) -> None:
     root = fixture_copy("consumer_gfx1031")
     environ = root / "proc/self/environ"

@@ -146,11 +146,13 @@ def rocm_gpu_support(ctx: Context, c: Check) -> CheckResult:
     if not targets:
         return c.result(Status.SKIP, "no AMD GPU detected")
     supported = data.supported_targets(ctx.release)
+    sources = ctx.release_data["sources"]
+    source = sources.get("gfx", sources["matrix"])  # the page the release's gfx list is from
     if not supported:
         return c.result(
             Status.SKIP,
             f"AMD's gfx target list for ROCm {ctx.release} is not in the data",
-            source=ctx.release_data["sources"]["matrix"],
+            source=source,
         )
     unsupported = sorted({(gfx, name) for gfx, name in targets if gfx not in supported})
     seen = ", ".join(sorted({f"{name} ({gfx})" for gfx, name in targets}))
@@ -162,7 +164,7 @@ def rocm_gpu_support(ctx: Context, c: Check) -> CheckResult:
             "Prebuilt ROCm libraries may lack code for this target; see the frameworks checks "
             "for HSA_OVERRIDE_GFX_VERSION advice.",
             supported=sorted(supported),
-            source=ctx.release_data["sources"]["matrix"],
+            source=source,
         )
     return c.result(Status.PASS, f"supported by ROCm {ctx.release}: {seen}")
 

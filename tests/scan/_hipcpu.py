@@ -4,8 +4,13 @@ HIP-CPU (ROCm/HIP-CPU, header-only) runs each GPU thread as a fiber and makes ``
 It is right for converged code (every lane of the block reaches each cross-lane call); it is
 not an oracle for cross-lane calls in divergent branches or for shuffle widths below 64
 (``../shared/notes/hip-cpu.md``), so the kernels run here call their shuffles from the whole
-block and with the default width. It has no mask-taking ``*_sync`` intrinsics: :data:`SHIM`
-declares them as the mask-free forms (as ROCm ports of these projects do in a header).
+block. Its sub-warp ``__shfl_down`` is wrong for widths below 64 (it tests the source index
+against the width after adding the segment's base): :data:`SHIM` builds ``__shfl_down_sync`` on
+HIP's own formula over a full-width ``__shfl``, which HIP-CPU gets right. It has no mask-taking
+``*_sync`` intrinsics: :data:`SHIM` declares them as the mask-free forms (as ROCm ports of these
+projects do in a header), or, with ``ROCPORT_HIP_SYNC_MASKS`` defined, as HIP 6.4 (with
+``-DHIP_ENABLE_WARP_SYNC_BUILTINS``) and 7.2 declare them: a mask that is not 64 bits wide does
+not compile.
 """
 
 from __future__ import annotations
@@ -31,14 +36,34 @@ SHIM = """\
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 #include <vector>
+#ifdef ROCPORT_HIP_SYNC_MASKS  // hip/amd_detail/amd_warp_sync_functions.h (HIP 6.4, 7.2)
+#define ROCPORT_MASK_CHECK(M) static_assert(std::is_integral<M>::value && sizeof(M) == 8, \
+    "The mask must be a 64-bit integer. "                                              \
+    "Implicitly promoting a smaller integer is almost always an error.")
+#else
+#define ROCPORT_MASK_CHECK(M)
+#endif
+// hip/amd_detail/amd_warp_functions.h's __shfl_down: a source past the lane's width segment
+// gives the lane its own value; the permute itself is a full-width __shfl
+template <class T>
+__device__ T rocport_shfl_down(T var, unsigned int delta, int width) {
+    int self = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % warpSize;
+    int index = self + (int)delta;
+    index = (int)((self & (width - 1)) + delta) >= width ? self : index;
+    return __shfl(var, index);
+}
 template <class M, class T>
 __device__ T __shfl_xor_sync(M mask, T var, int lane_mask, int width = warpSize) {
+    ROCPORT_MASK_CHECK(M);
     return __shfl_xor(var, lane_mask, width);
 }
 template <class M, class T>
-__device__ T __shfl_down_sync(M mask, T var, int delta, int width = warpSize) {
-    return __shfl_down(var, delta, width);
+__device__ T __shfl_down_sync(M mask, T var, unsigned int delta, int width = warpSize) {
+    ROCPORT_MASK_CHECK(M);
+    return rocport_shfl_down(var, delta, width);
 }
 """
 
@@ -61,9 +86,16 @@ _BUILT: dict[str, Path] = {}
 
 def build(source: str, folder: Path) -> Path:
     """Compile a HIP-CPU program (cached by its text for the session)."""
+    exe, errors = try_build(source, folder)
+    assert exe is not None, errors[-4000:]
+    return exe
+
+
+def try_build(source: str, folder: Path) -> tuple[Path | None, str]:
+    """Compile a HIP-CPU program: (the executable, or None and the compiler's messages)."""
     key = hashlib.sha256(source.encode()).hexdigest()[:16]
     if key in _BUILT and _BUILT[key].exists():
-        return _BUILT[key]
+        return _BUILT[key], ""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "hipcpu_shim.h").write_text(SHIM)
     cpp = folder / f"prog-{key}.cpp"
@@ -76,9 +108,10 @@ def build(source: str, folder: Path) -> Path:
         text=True,
         timeout=600,
     )
-    assert result.returncode == 0, result.stderr[-4000:]
+    if result.returncode != 0:
+        return None, result.stderr
     _BUILT[key] = exe
-    return exe
+    return exe, ""
 
 
 def run(exe: Path, inputs: bytes, folder: Path) -> array:

@@ -161,3 +161,18 @@ def test_record_and_expected_round_trip(tmp_path) -> None:
     (tmp_path / "bad.json").write_text('{"runs": [{"stdout": 1}]}')
     with pytest.raises(InputError, match="malformed"):
         read_expected(tmp_path / "bad.json")
+
+
+def test_multi_dimensional_blocks_with_cross_lane_calls_are_not_judged() -> None:
+    """HIP-CPU numbers a block's threads z fastest (AMD: x fastest): llm.c's
+    matmul_backward_bias_kernel9 (a 4 x 8 x N block, width-4 shuffles) gave wrong sums there."""
+    text = """__global__ void k(float* out) {
+    float v = out[threadIdx.x + 4 * threadIdx.y];
+    v += __shfl_down(v, 1);
+    out[threadIdx.x + 4 * threadIdx.y] = v;
+}
+__global__ void plain(float* out) { out[threadIdx.x + blockDim.y] = 1.0f; }
+"""
+    (limit,) = outside_limits(text)
+    assert limit.kernel == "k" and limit.line == 2 and "z fastest" in limit.reason
+    assert outside_limits(text.replace("threadIdx.y", "blockIdx.y")) == []

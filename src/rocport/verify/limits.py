@@ -6,7 +6,10 @@ meet at a barrier of the whole block and assume that every thread of the block c
 - a cross-lane call under a **lane-dependent branch** (a condition that uses ``threadIdx`` or a
   value computed from it, or after such a branch returned early) gives wrong and unstable
   results, and can corrupt later kernels of the same program;
-- a shuffle **width below 64** reads the wrong lanes for the upper sub-warps.
+- a shuffle **width below 64** reads the wrong lanes for the upper sub-warps;
+- a **multi-dimensional block** (the kernel reads ``threadIdx.y``/``.z`` or ``blockDim.y``/``.z``)
+  is numbered z fastest by HIP-CPU (``extrude`` in its ``detail/types.hpp``) and x fastest by
+  AMD, so HIP-CPU's wavefronts hold other threads than an AMD GPU's.
 
 A kernel is outside the limits when it has either, itself or through the ``__device__``
 functions it calls. The analysis is lexical (comment-blanked text, brace matching, a taint of
@@ -39,6 +42,9 @@ _RETURN = re.compile(r"\breturn\b")
 _ASSIGN = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?(?:[-+*/%&|^]|<<|>>)?=(?!=)([^;]*);")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _LANE_SOURCES = {"threadIdx", "hipThreadIdx_x", "hipThreadIdx_y", "hipThreadIdx_z", "__lane_id"}
+_MULTI_DIM = re.compile(
+    r"\b(?:(?:threadIdx|blockDim)\s*\.\s*[yz]|hip(?:ThreadIdx|BlockDim)_[yz])\b"
+)
 _FULL_WIDTH = {"warpSize", "64", "WARP_SIZE_64", "__AMDGCN_WAVEFRONT_SIZE"}
 
 #: include-path prefixes of libraries, with the name reported
@@ -217,6 +223,15 @@ def outside_limits(text: str) -> list[KernelLimit]:
                         changed = True
     for function in functions:
         body = code[function.start : function.end]
+        multi_dim = _MULTI_DIM.search(body) if crossing[function.name] else None
+        if multi_dim:
+            problems[function.name].append(
+                (
+                    function.start + multi_dim.start(),
+                    f"cross-lane calls in a multi-dimensional block ({multi_dim[0]}): HIP-CPU "
+                    "numbers its threads z fastest, AMD x fastest",
+                )
+            )
         spans = _divergent_spans(body, _tainted(body))
         for at in sorted(crossing[function.name]):
             for start, end, label in spans:

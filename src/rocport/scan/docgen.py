@@ -42,6 +42,14 @@ symlink's target, and keeps the original in `<file>.orig` (or `<file>.orig.N` wh
 `<file>.orig` holds other bytes: a backup is never overwritten); the folders it fixes are
 locked for the run. FIFOs and devices are skipped with a note. See [safety.md](safety.md).
 
+Every fix that `--fix` and `--fix --unsafe-fixes` apply to the corpus (`../shared/corpus`: on
+llm.c, the 32-bit shuffle masks of `warpReduceSum`/`warpReduceMax` and of
+`matmul_backward_bias_kernel9`; ggml gets none) is executed in the tests before and after, under
+64-lane semantics on the CPU (AMD's HIP-CPU), against a CPU reference
+(`tests/scan/test_warp_execution.py`, `test_warp_execution_masks.py`); so are the grouped
+warp-size fixes on kernels cut from the corpus, and the per-spot fixes once offered, which gave
+wrong results.
+
 Exit status: 0 when no finding at or above `--fail-on` (default `warning`) remains, 1 when
 one does (with `--diff`: 1 when there is something to fix), 2 on bad input or when a folder
 or file could not be read (the report is still written).

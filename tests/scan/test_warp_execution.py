@@ -156,15 +156,18 @@ def _llmc_inputs() -> tuple[bytes, list[float]]:
     return data, ref
 
 
-def _llmc_program(tree: Path) -> str:
-    utils = (tree / "llmc" / "cuda_utils.cuh").read_text()
+def llmc_prelude(tree: Path) -> tuple[str, str]:
+    """(the kernels' prelude with llm.c's WARP_SIZE definition, llmc/cuda_utils.cuh)."""
     common = (tree / "llmc" / "cuda_common.h").read_text()
     warp_size = next(line for line in common.splitlines() if "define WARP_SIZE" in line)
+    return LLMC_PRELUDE + warp_size + "\n", (tree / "llmc" / "cuda_utils.cuh").read_text()
+
+
+def _llmc_program(tree: Path) -> str:
+    prelude, utils = llmc_prelude(tree)
     kernels = (
         SIZES
-        + LLMC_PRELUDE
-        + warp_size
-        + "\n"
+        + prelude
         + _reduction(utils)
         + REDUCE_TEST
         + _function((tree / "llmc" / "layernorm.cuh").read_text(), "layernorm_forward_kernel3")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from . import _hipcpu
-from .test_warp_execution import LLMC, LLMC_PRELUDE, _close, _fixed_copy, _function
+from .test_warp_execution import LLMC, _close, _fixed_copy, _function, llmc_prelude
 
 pytestmark = pytest.mark.slow
 
@@ -100,13 +100,9 @@ def _packed128(utils: str) -> str:
 
 
 def _bias_program(tree: Path, hip_masks: bool) -> str:
-    utils = (tree / "llmc" / "cuda_utils.cuh").read_text()
-    common = (tree / "llmc" / "cuda_common.h").read_text()
-    warp_size = next(line for line in common.splitlines() if "define WARP_SIZE" in line)
+    prelude, utils = llmc_prelude(tree)
     kernels = (
-        LLMC_PRELUDE
-        + warp_size
-        + "\n"
+        prelude
         + _packed128(utils)
         + "\ntypedef Packed128<floatX> x128;\n"
         + _function((tree / "llmc" / "matmul.cuh").read_text(), "matmul_backward_bias_kernel9")

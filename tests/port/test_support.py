@@ -175,8 +175,9 @@ def test_the_legacy_launch_shim_passes_the_parameter_buffer_and_shape(tmp_path) 
 @pytest.mark.hipcc
 @pytest.mark.slow
 def test_ported_files_that_use_support_headers_compile_for_gfx942(tmp_path) -> None:
-    """cfd (the CUDA samples' helper_cuda.h and helper_timer.h) and gpu-burn's driver program
-    (the legacy launch API), ported and compiled with HIP 6.4 for gfx942."""
+    """cfd (the CUDA samples' helper_cuda.h and helper_timer.h), gpu-burn's driver program
+    (the legacy launch API) and llm.c's train_gpt2_fp32.cu (cg::reduce), ported and compiled
+    with HIP 6.4 for gfx942."""
     from rocport.check import check_tree, find_toolchain
     from rocport.errors import ToolError
 
@@ -186,7 +187,13 @@ def test_ported_files_that_use_support_headers_compile_for_gfx942(tmp_path) -> N
         pytest.skip(f"no HIP 6.4 toolchain: {exc} (run `bash scripts/toolchain-rocm.sh 6.4`)")
     port_tree(_corpus("rodinia/cuda/cfd"), tmp_path / "cfd", options=OPTIONS, jobs=1)
     port_tree(_corpus("gpu-burn"), tmp_path / "gpu-burn", options=OPTIONS, jobs=1)
-    for tree, unit in (("cfd", "euler3d.cu"), ("gpu-burn", "gpu_burn-drv.cpp")):
+    port_tree(_corpus("llm.c"), tmp_path / "llm.c", options=OPTIONS, jobs=1)
+    units = (
+        ("cfd", "euler3d.cu"),
+        ("gpu-burn", "gpu_burn-drv.cpp"),
+        ("llm.c", "train_gpt2_fp32.cu"),
+    )
+    for tree, unit in units:
         result = check_tree(
             tmp_path / tree, toolchain=toolchain, offload_arch=("gfx942",), jobs=1, units=[unit]
         )
@@ -207,3 +214,51 @@ def test_libcudacxx_barrier_becomes_its_support_header_with_its_names() -> None:
     # without the header, its names are not the support header's: they stay unknown
     bare = _translate("__device__ void f(cuda::barrier<cuda::thread_scope_block>& b);\n")
     assert {r.outcome for r in bare.references} == {Outcome.UNKNOWN}
+
+
+def test_cooperative_groups_reduce_becomes_its_support_header() -> None:
+    """llm.c's train_gpt2_fp32.cu: <cooperative_groups/reduce.h> (HIP has none)."""
+    source = (
+        "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__device__ float f(cg::thread_block_tile<32> w, float v) {\n"
+        "  return cooperative_groups::reduce(w, v, cooperative_groups::plus<float>{});\n}\n"
+    )
+    out = _translate(source)
+    assert '#include "rocport_cg_reduce.h"' in out.text and "reduce.h>" not in out.text
+    assert "cooperative_groups::reduce(w, v, cooperative_groups::plus<float>{})" in out.text
+    assert {r.outcome for r in out.references} == {Outcome.TRANSLATED}
+    assert _translate(out.text).text == out.text
+
+
+@pytest.mark.hipcc
+def test_cg_reduce_support_header_compiles_with_each_release(tmp_path) -> None:
+    """Every operator over tiles of 4 to 64 threads, with HIP 5.2, 6.4 and 7.2."""
+    from rocport.check import find_toolchain
+    from rocport.errors import ToolError
+
+    header = support.headers()["rocport_cg_reduce.h"]
+    (tmp_path / header.name).write_bytes(header.data())
+    ops = ("plus", "less", "greater", "bit_and", "bit_or", "bit_xor")
+    calls = "".join(
+        f"  out[{i * 5 + j}] = cg::reduce(cg::tiled_partition<{n}>(block), v, cg::{op}<int>{{}});\n"
+        for i, op in enumerate(ops)
+        for j, n in enumerate((4, 8, 16, 32, 64))
+    )
+    (tmp_path / "k.hip").write_text(
+        '#include <hip/hip_runtime.h>\n#include "rocport_cg_reduce.h"\n'
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(int* out) {\n  cg::thread_block block = cg::this_thread_block();\n"
+        f"  int v = threadIdx.x;\n{calls}}}\n"
+    )
+    from rocport.check import check_tree
+
+    for rocm in ("5.2", "6.4", "7.2"):
+        try:
+            toolchain = find_toolchain(rocm=rocm)
+        except ToolError as exc:
+            pytest.fail(f"no HIP {rocm} toolchain: {exc} (bash scripts/toolchain-rocm.sh)")
+        arch = "gfx90a" if rocm == "5.2" else "gfx942"  # clang 15 (HIP 5.2) has no gfx942
+        result = check_tree(tmp_path, toolchain=toolchain, offload_arch=(arch,), units=["k.hip"])
+        (unit,) = result.units
+        assert unit.status.value == "passed", (rocm, [e.message for e in unit.errors])

@@ -67,6 +67,18 @@ def test_a_helper_header_of_the_project_is_the_projects() -> None:
     assert _translate(text, frozenset({"helper_cuda.h"})).text == text
 
 
+def test_only_a_project_header_the_includer_can_reach_is_the_projects() -> None:
+    """Rodinia: hybridsort/ has its own helper_cuda.h, cfd/ includes the SDK's."""
+    reach = support.in_tree
+    tree = frozenset({"cuda/hybridsort/helper_cuda.h", "inc/helper_timer.h", "src/common/x.h"})
+    assert not reach("helper_cuda.h", "cuda/cfd/euler3d.cu", tree)
+    assert reach("helper_cuda.h", "cuda/hybridsort/bucketsort.cu", tree)
+    assert reach("helper_cuda.h", "cuda/hybridsort/sub/k.cu", tree)  # an ancestor's
+    assert reach("helper_timer.h", "cuda/cfd/euler3d.cu", tree)  # the root's inc/
+    assert reach("x.h", "src/a/b.cu", tree) and reach("common/x.h", "src/b.cu", tree)
+    assert not reach("x.h", "tools/b.cu", tree)
+
+
 def test_the_legacy_launch_api_is_kept_and_gets_the_shim() -> None:
     source = _corpus("gpu-burn/gpu_burn-drv.cpp").read_text()
     out = _translate(source)

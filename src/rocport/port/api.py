@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import posixpath
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -218,7 +217,7 @@ def port_tree(
         items = _plan(src, out_root, selected=selected)
         local = tree.defined_names(items, mapping) | options.local_names
         options = replace(options, local_names=local)
-        present = frozenset(posixpath.basename(item.rel) for item in items)
+        present = frozenset(item.rel for item in items)
         engine = tree.Engine(
             partial(support.translate, base=translate or translator.translate, present=present),
             migrate,

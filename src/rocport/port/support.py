@@ -4,7 +4,9 @@ code uses (``data/support/``, indexed by ``support.json``).
 Two cases:
 
 - a header the project includes from the CUDA SDK rather than from its own tree (the CUDA
-  samples' ``helper_cuda.h``, ``helper_timer.h``, ...): when no file of the tree has that name,
+  samples' ``helper_cuda.h``, ``helper_timer.h``, ...): when no file of the tree that the
+  including file can reach has that name (its folder or an ancestor's, or an ``include/``,
+  ``inc/``, ``common/``... folder of one: another program's copy beside it does not count),
   ``#include <helper_cuda.h>`` becomes ``#include "rocport_helper_cuda.h"``;
 - CUDA names that HIP lacks but a support header implements over HIP (the legacy launch API,
   ``cuParamSetv`` ... ``cuLaunchGridAsync``, over ``hipModuleLaunchKernel``): they are kept,
@@ -77,15 +79,36 @@ def _providers() -> dict[str, SupportHeader]:
     return {name: h for h in headers().values() for name in h.names}
 
 
+#: folders that projects keep shared headers in, beside the code that includes them
+_INCLUDE_FOLDERS = ("include", "inc", "common", "util", "utils", "helper", "helpers", "headers")
+
+
 def translate(text: str, *, base, present: frozenset[str] = frozenset(), **kw) -> Translation:
-    """``base(text, **kw)`` (the translator), then :func:`apply` with the tree's file names."""
-    return apply(base(text, **kw), present)
+    """``base(text, **kw)`` (the translator), then :func:`apply` with the tree's files."""
+    return apply(base(text, **kw), present, kw.get("path", ""))
 
 
-def apply(translation: Translation, present: frozenset[str] = frozenset()) -> Translation:
+def in_tree(written: str, includer: str, files: frozenset[str]) -> bool:
+    """Whether ``#include "written"`` in ``includer`` can reach one of the tree's ``files``
+    (paths relative to the tree): from the includer's folder or an ancestor, or from an
+    include-like folder (``include/``, ``common/``, ...) of one of those."""
+    folder = posixpath.dirname(includer)
+    while True:
+        for base in (folder, *(posixpath.join(folder, d) for d in _INCLUDE_FOLDERS)):
+            if posixpath.normpath(posixpath.join(base, written)) in files:
+                return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
+
+
+def apply(
+    translation: Translation, present: frozenset[str] = frozenset(), includer: str = ""
+) -> Translation:
     """Point includes of absent CUDA SDK headers at their support headers, and report the names
-    a support header implements as translated (including it). ``present``: the base names of
-    the tree's files (a header the project has is ported as the project's own)."""
+    a support header implements as translated (including it). ``present``: the tree's files,
+    relative to it; a header the including file (``includer``, relative too) can reach there is
+    ported as the project's own."""
     out = translation.text
     inserted = translation.inserted_lines
     refs = translation.references
@@ -98,7 +121,7 @@ def apply(translation: Translation, present: frozenset[str] = frozenset()) -> Tr
         for m in _INCLUDE.finditer(out):
             written = m.group("path")[1:-1]
             header = stand_ins.get(written)
-            if header is None or written in present:
+            if header is None or in_tree(written, includer, present):
                 continue
             start, end = m.span("path")
             edits.append((start, end, f'"{header.name}"'))

@@ -77,6 +77,7 @@ def test_only_a_project_header_the_includer_can_reach_is_the_projects() -> None:
     assert reach("helper_timer.h", "cuda/cfd/euler3d.cu", tree)  # the root's inc/
     assert reach("x.h", "src/a/b.cu", tree) and reach("common/x.h", "src/b.cu", tree)
     assert not reach("x.h", "tools/b.cu", tree)
+    assert not reach("x.h", "/abs/tools/b.cu", tree)  # an absolute includer ends at "/"
 
 
 def test_the_legacy_launch_api_is_kept_and_gets_the_shim() -> None:

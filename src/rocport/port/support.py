@@ -97,9 +97,10 @@ def in_tree(written: str, includer: str, files: frozenset[str]) -> bool:
         for base in (folder, *(posixpath.join(folder, d) for d in _INCLUDE_FOLDERS)):
             if posixpath.normpath(posixpath.join(base, written)) in files:
                 return True
-        if not folder:
+        parent = posixpath.dirname(folder)
+        if parent == folder:  # "" or "/": an includer given by its absolute path ends at "/"
             return False
-        folder = posixpath.dirname(folder)
+        folder = parent
 
 
 def apply(

@@ -11,7 +11,7 @@ meet at a barrier of the whole block and assume that every thread of the block c
   is numbered z fastest by HIP-CPU (``extrude`` in its ``detail/types.hpp``) and x fastest by
   AMD, so HIP-CPU's wavefronts hold other threads than an AMD GPU's.
 
-A kernel is outside the limits when it has either, itself or through the ``__device__``
+A kernel is outside the limits when it has any of these, itself or through the ``__device__``
 functions it calls. The analysis is lexical (comment-blanked text, brace matching, a taint of
 local variables assigned from ``threadIdx``); it misses lane-dependence that flows through
 function parameters, pointers or macros it does not expand.

@@ -43,11 +43,6 @@ UP_LOOP = re.compile(
     r"\s*(?:(?P=var)\s*(?:\*=\s*2|<<=\s*1)|(?P=var)\s*=\s*(?P=var)\s*(?:\*\s*2|<<\s*1))\s*$"
 )
 _UP_LIMIT = {("<", "32"): "warpSize", ("<=", "16"): "warpSize / 2"}
-#: a warp-size name among names joined by blanks (as :data:`._warp.WARP_SIZE_NAME`)
-_WARP_NAME_WORD = re.compile(
-    r"(?i)(?:^| )((?:k_?|c_?)?(?:warp_?size|warp_?sz|warp_?width|warp_?len|lanes?_?per_?warp|"
-    r"threads?_?per_?warp|num_?lanes|n_?lanes|wave_?size|wavefront_?size))(?= |$)"
-)
 _WARPSIZE = re.compile(r"\bwarpSize\b")
 _TILE = re.compile(r"\b(?:thread_block_tile|tiled_partition)\s*<\s*32\s*>")
 _SHUFFLE_CALL = re.compile(r"\b__shfl(?:_up|_down|_xor)?(?P<sync>_sync)?\s*\(")
@@ -212,12 +207,6 @@ def model_at(src: CudaSource, offset: int) -> Model | None:
     return None if model is None else _fill(src, model)
 
 
-def models(src: CudaSource) -> list[Model]:
-    """Every model of the file, once each."""
-    unique = {id(m): m for m in _models(src).values()}
-    return [_fill(src, model) for model in unique.values()]
-
-
 def _models(src: CudaSource) -> dict[int, Model]:
     cached = getattr(src, "_rocport_warp_models", None)
     if cached is None:
@@ -244,26 +233,50 @@ def _build(src: CudaSource) -> dict[int, Model]:
     for indexes in by_name.values():
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
-    # the names each body uses (C-level passes per body): calls, and what shuffles
-    bodies = [f.body for f in functions]
-    words = [" ".join(set(code[a + 1 : b].translate(_PUNCTUATION).split())) for a, b in bodies]
+    # the names each body uses (C-level passes over the file, once): calls, and what shuffles
+    names = code.translate(_PUNCTUATION)  # same offsets as the code
+    words = [set(names[a + 1 : b].split()) for a, b in (f.body for f in functions)]
+    function_names = set(by_name)
     for index, used in enumerate(words):
-        for name in by_name.keys() & used.split():
+        for name in used & function_names:
             for other in by_name[name]:
                 if other != index:
                     parent[root(other)] = root(index)
-    groups: dict[int, Model] = {}
-    for index, function in enumerate(functions):
-        groups.setdefault(root(index), Model([])).functions.append(function)
+    groups: dict[int, list[int]] = {}
+    for index in range(len(functions)):
+        groups.setdefault(root(index), []).append(index)
     result: dict[int, Model] = {}
     header = src.path.endswith(_HEADER_SUFFIXES)
-    index_of = {id(f): i for i, f in enumerate(functions)}
-    for model in groups.values():
-        model.header = header
-        model.memo["words"] = " ".join(words[index_of[id(f)]] for f in model.functions)
+    warp_names = _warp_size_names(set().union(*words))
+    for members in groups.values():
+        model = Model([functions[i] for i in members], header=header)
+        # what _fill reads: the names each function uses, and the file's warp-size names
+        model.memo["words"] = ([words[i] for i in members], warp_names)
         for function in model.functions:
             result[function.body[0]] = model
     return result
+
+
+def _warp_size_names(words: set[str]) -> set[str]:
+    """The warp-size names among ``words`` but ``warpSize``: each holds ``warp``, ``lane`` or
+    ``wave``, found with ``str.find`` rather than a regex tried at every character."""
+    joined = " ".join(words)
+    lowered = joined.lower()
+    if len(lowered) != len(joined):  # a name whose lower case is longer: offsets would move
+        return {w for w in words if WARP_SIZE_NAME.match(w)} - {"warpSize"}
+    found = set()
+    for part in ("warp", "lane", "wave"):
+        at = lowered.find(part)
+        while at != -1:
+            start = lowered.rfind(" ", 0, at) + 1
+            end = lowered.find(" ", at)
+            end = len(lowered) if end == -1 else end
+            word = joined[start:end]
+            if WARP_SIZE_NAME.match(word):
+                found.add(word)
+            at = lowered.find(part, end)
+    found.discard("warpSize")
+    return found
 
 
 def _fill(src: CudaSource, model: Model) -> Model:
@@ -273,8 +286,10 @@ def _fill(src: CudaSource, model: Model) -> Model:
         return model
     code = src.code
     spans = [f.body for f in model.functions]
-    used = model.memo.pop("words")
-    model.sites = _sites(src, spans, used)
+    words, warp_names = model.memo.pop("words")
+    used = words[0].union(*words[1:])
+    model.sites = _sites(src, spans, warp_names & used)
+    used = " ".join(used)
     model.cross_lane = bool(_CROSS_LANE_WORD.search(used)) or bool(
         _MAYBE_CROSS_LANE_WORD.search(used)
         and any(
@@ -295,6 +310,20 @@ def _starts(src: CudaSource, anchors: tuple[str, ...]) -> list[int]:
     return found
 
 
+def _offsets_in(code: str, anchors: tuple[str, ...], spans: list[tuple[int, int]]) -> list[int]:
+    """Sorted offsets of every anchor that lies inside one of ``spans`` (a search of the spans
+    only: :func:`_starts` would read the whole file)."""
+    found: list[int] = []
+    find = code.find
+    for start, end in spans:
+        for anchor in anchors:
+            at = find(anchor, start, end)
+            while at != -1:
+                found.append(at)
+                at = find(anchor, at + 1, end)
+    return sorted(set(found))
+
+
 def _matches_in(
     code: str,
     pattern: re.Pattern[str],
@@ -306,6 +335,8 @@ def _matches_in(
     """What ``pattern.finditer(code, start, end)`` finds (only the first one with ``first``),
     trying ``pattern`` only at ``starts``: sorted offsets among which every match begins."""
     found: list[re.Match[str]] = []
+    if not starts:
+        return found
     last = start
     match = pattern.match
     for at in starts[bisect_left(starts, start) : bisect_left(starts, end)]:
@@ -319,8 +350,8 @@ def _matches_in(
     return found
 
 
-def _sites(src: CudaSource, bodies: list[tuple[int, int]], used: str) -> list[Site]:
-    """The spots inside ``bodies``; ``used``: the names they use, joined by blanks."""
+def _sites(src: CudaSource, bodies: list[tuple[int, int]], warp_names: set[str]) -> list[Site]:
+    """The spots inside ``bodies``; ``warp_names``: the warp-size names they use."""
     code = src.code
     sites: list[Site] = []
     items = lane_math(src)
@@ -332,7 +363,7 @@ def _sites(src: CudaSource, bodies: list[tuple[int, int]], used: str) -> list[Si
             sites.append(_lane_site(src, item))
     warp_size = src.find_all("warpSize")
     macros = []  # the warp-size names used here whose width is known, and where they are
-    for name in {m.group(1) for m in _WARP_NAME_WORD.finditer(used)} - {"warpSize"}:
+    for name in warp_names:
         width = macro_width(src, name)
         if width is not None:
             macros.append((name, width, src.find_all(name)))
@@ -462,7 +493,7 @@ def _blocked(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> boo
     """Whether a literal outside the model's spots ties it to 32 lanes (``32 * n``, ``& 31``
     on data, a ``__shared__ x[32]`` written at lane ids)."""
     code = src.code
-    blocker_starts = _starts(src, _BLOCKER_ANCHORS)
+    blocker_starts = _offsets_in(code, _BLOCKER_ANCHORS, spans)
     covered = set()
     for site in model.sites:
         for edit in site.edits or ():

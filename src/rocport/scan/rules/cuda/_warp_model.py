@@ -17,6 +17,7 @@ import os
 import re
 import string
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -203,22 +204,44 @@ def model_at(src: CudaSource, offset: int) -> Model | None:
     function = src.function_at(offset)
     if function is None:
         return None
-    model = _models(src).get(function.body[0])
-    return None if model is None else _fill(src, model)
+    graph = _graph(src)
+    members = graph.groups.get(function.body[0])
+    if members is None:
+        return None
+    model = graph.models.get(id(members))
+    if model is None:  # made on first use: most functions of a file are never asked about
+        model = Model([graph.functions[i] for i in members], header=graph.header)
+        model.memo["words"] = ([graph.words[i] for i in members], graph.warp_names)
+        graph.models[id(members)] = model
+    return _fill(src, model)
 
 
-def _models(src: CudaSource) -> dict[int, Model]:
-    cached = getattr(src, "_rocport_warp_models", None)
+@dataclass(slots=True)
+class _CallGraph:
+    """A file's functions joined into models, and the names each body uses."""
+
+    functions: list[Function]
+    #: body start of each function -> the indexes of its model's functions (one list per model)
+    groups: dict[int, list[int]]
+    words: list[set[str]]
+    #: the file's warp-size names
+    warp_names: set[str]
+    header: bool
+    models: dict[int, Model] = field(default_factory=dict)
+
+
+def _graph(src: CudaSource) -> _CallGraph:
+    cached = src.__dict__.get("_rocport_call_graph")
     if cached is None:
-        cached = src._rocport_warp_models = _build(src)
+        cached = src.__dict__["_rocport_call_graph"] = _build(src)
     return cached
 
 
-def _build(src: CudaSource) -> dict[int, Model]:
+def _build(src: CudaSource) -> _CallGraph:
     functions = src.functions
+    header = src.path.endswith(_HEADER_SUFFIXES)
     if not functions:
-        return {}
-    code = src.code
+        return _CallGraph(functions, {}, [], set(), header)
     parent = list(range(len(functions)))
 
     def root(i: int) -> int:
@@ -234,7 +257,7 @@ def _build(src: CudaSource) -> dict[int, Model]:
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
     # the names each body uses (C-level passes over the file, once): calls, and what shuffles
-    names = code.translate(_PUNCTUATION)  # same offsets as the code
+    names = src.code.translate(_PUNCTUATION)  # same offsets as the code
     words = [set(names[a + 1 : b].split()) for a, b in (f.body for f in functions)]
     function_names = set(by_name)
     for index, used in enumerate(words):
@@ -242,19 +265,11 @@ def _build(src: CudaSource) -> dict[int, Model]:
             for other in by_name[name]:
                 if other != index:
                     parent[root(other)] = root(index)
-    groups: dict[int, list[int]] = {}
+    members: dict[int, list[int]] = {}
     for index in range(len(functions)):
-        groups.setdefault(root(index), []).append(index)
-    result: dict[int, Model] = {}
-    header = src.path.endswith(_HEADER_SUFFIXES)
-    warp_names = _warp_size_names(set().union(*words))
-    for members in groups.values():
-        model = Model([functions[i] for i in members], header=header)
-        # what _fill reads: the names each function uses, and the file's warp-size names
-        model.memo["words"] = ([words[i] for i in members], warp_names)
-        for function in model.functions:
-            result[function.body[0]] = model
-    return result
+        members.setdefault(root(index), []).append(index)
+    groups = {functions[i].body[0]: group for group in members.values() for i in group}
+    return _CallGraph(functions, groups, words, _warp_size_names(set().union(*words)), header)
 
 
 def _warp_size_names(words: set[str]) -> set[str]:
@@ -567,13 +582,17 @@ class TreeFacts:
 
 _EMPTY = TreeFacts({}, frozenset())
 _HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
-_DEFINE_VALUE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*$", re.MULTILINE)
+#: the patterns of :func:`_header` start with a literal (``#``, ``__``), so that a search
+#: jumps from one to the next; where each may start (a line's first non-blank, a word's
+#: start) is checked in :func:`_found`: a ``^`` or ``\b`` in front would make the regex try
+#: every character of every header (ten to twenty times slower)
+_INCLUDE = re.compile(r'#[ \t]*include[ \t]*"([^"]+)"')
+_DEFINE_VALUE = re.compile(r"#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*$", re.MULTILINE)
 _MASK_MACRO = re.compile(
-    r"^[ \t]*#[ \t]*define[ \t]+(__\w+_sync)\(\s*(\w+)\s*,([^)]*)\)([^\n]*)$", re.MULTILINE
+    r"#[ \t]*define[ \t]+(__\w+_sync)\(\s*(\w+)\s*,([^)]*)\)([^\n]*)$", re.MULTILINE
 )
 _MASK_FUNCTION = re.compile(
-    r"\b(__\w+_sync)\s*\(\s*(?:const\s+)?(?:unsigned(?:\s+int)?|int|uint32_t|uint64_t|"
+    r"(__\w+_sync)\s*\(\s*(?:const\s+)?(?:unsigned(?:\s+int)?|int|uint32_t|uint64_t|"
     r"unsigned\s+long\s+long|[A-Z]\w*)\s+(\w+)\s*,[^)]*\)\s*\{([^{}]*)\}"
 )
 _MAX_HEADER = 2_000_000
@@ -593,23 +612,41 @@ def _header(path: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
         if os.path.getsize(path) <= _MAX_HEADER:
             with open(path, encoding="utf-8", errors="replace") as file:
                 text = file.read()
-            for match in _DEFINE_VALUE.finditer(text):
+            for match in _found(_DEFINE_VALUE, text):
                 if WARP_SIZE_NAME.match(match.group(1)) and match.group(1) != "warpSize":
                     values.setdefault(match.group(1), set()).add(
                         match.group(2).split("//")[0].strip()
                     )
             for pattern in (_MASK_MACRO, _MASK_FUNCTION):
-                for match in pattern.finditer(text):
+                for match in _found(pattern, text):
                     body = match.group(match.lastindex)
                     if pattern is _MASK_MACRO:
                         body = match.group(3) + match.group(4)
                     if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
                         mask_free.add(match.group(1))
-            includes = _INCLUDE.findall(text)
+            includes = [match.group(1) for match in _found(_INCLUDE, text)]
     except OSError:
         pass
     _HEADER_CACHE[path] = cached = (values, mask_free, includes)
     return cached
+
+
+def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """What ``pattern`` with a ``^`` (a directive: ``#`` first) or a ``\b`` (``__`` first) in
+    front would find: each match that starts a line (after blanks) or a word."""
+    directive = pattern.pattern.startswith("#")
+    pos = 0
+    while (match := pattern.search(text, pos)) is not None:
+        at = match.start()
+        if directive:
+            fits = not text[text.rfind("\n", 0, at) + 1 : at].strip(" \t")
+        else:
+            fits = at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
+        if fits:
+            yield match
+            pos = max(match.end(), at + 1)
+        else:
+            pos = at + 1
 
 
 def tree_facts(path: str) -> TreeFacts:

@@ -384,7 +384,8 @@ def _sites(src: CudaSource, bodies: list[tuple[int, int]], warp_names: set[str])
             macros.append((name, width, src.find_all(name)))
     tiles = _starts(src, ("thread_block_tile", "tiled_partition"))
     shuffles = src.find_all("__shfl")
-    fors = src.find_all("for") if shuffles else []  # a shuffle loop needs a shuffle
+    # a shuffle loop needs a shuffle; `for` is in many names, so only the bodies are searched
+    fors = _offsets_in(code, ("for",), bodies) if shuffles else []
     for start, end in bodies:
         for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
             sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))

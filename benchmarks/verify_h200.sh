@@ -261,7 +261,8 @@ except (OSError, ValueError, KeyError):
 parts = []
 for prog in p:
     d = prog.get("difference")
-    why = f"{d['what']}:{d['line']}: {d['reference'][:60]!r} vs {d['ported'][:60]!r}" if d else (prog.get("reason") or "")
+    where = d and (f"{d['what']}:{d['line']}" if d.get("line") is not None else d["what"])
+    why = f"{where}: {d['reference'][:60]!r} vs {d['ported'][:60]!r}" if d else (prog.get("reason") or "")
     parts.append((prog["status"], why[:200]))
 print(parts[0][0] if len(parts) == 1 else "/".join(s for s, _ in parts), "\t", "; ".join(w for _, w in parts if w), sep="")
 PY

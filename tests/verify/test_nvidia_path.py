@@ -90,6 +90,29 @@ def test_examples_on_the_gpu(tmp_path: Path, hip_nvidia: Path) -> None:
     assert report.programs[0].status is Status.SAME, report.programs[0].reason
 
 
+def test_two_runs_without_a_gpu_are_not_the_same(tmp_path: Path, hip_nvidia: Path) -> None:
+    """Without a GPU both builds fail alike (CUDA 13: cudaErrorInsufficientDriver); agreeing
+    failures prove nothing, so the program could not run (a first try said "same")."""
+    if nvidia_gpu_present():
+        pytest.skip("an NVIDIA GPU is here: test_examples_on_the_gpu runs the example on it")
+    cuda, _ = _pair(tmp_path, "vector_add.cu")
+    options = VerifyOptions(path="nvidia", hip_nvidia=hip_nvidia)
+    report = verify(cuda.sources[0], tmp_path / "hip-vector_add.cu", options)
+    program = report.programs[0]
+    assert program.status is Status.RUN_FAILED, program.reason
+    assert "found no GPU it could use" in program.reason
+
+
+def test_thrust_hip_policy_builds_through_cuda_thrust(tmp_path: Path, hip_nvidia: Path) -> None:
+    """The port says thrust::hip::par (rocThrust); the NVIDIA build uses CUDA's Thrust, which
+    names the same system thrust::cuda (the H100 run reported thrust_sort as not building)."""
+    cuda, ported = _pair(tmp_path, "thrust_sort.cu")
+    assert "thrust::hip::par" in ported.text()
+    hip = find_hip_nvidia(hip_nvidia)
+    build = builder.build_port_nvidia(ported, tmp_path, nvcc="nvcc", arch="sm_90", hip=hip)
+    assert build.ok, build.output[-2000:]
+
+
 def test_missing_nvcc_is_one_line(tmp_path: Path, hip_nvidia: Path) -> None:
     from rocport.errors import ToolError
 

@@ -5,7 +5,10 @@ Two small shims stand in for gaps of the back ends, not of the port, and are for
 
 - NVIDIA: HIP's mask-free ``__ballot``/``__any``/``__all`` compile to ``vote`` without
   ``.sync``, which ptxas rejects on sm_70 and newer; they become the full-mask ``_sync`` forms
-  (what a mask-free vote means on a 32-lane warp).
+  (what a mask-free vote means on a 32-lane warp). rocThrust names its device system
+  ``thrust::hip`` where CUDA's Thrust, which the NVIDIA build uses, names the same system
+  ``thrust::cuda`` (``par``, ``par.on(stream)``); a port that says ``thrust::hip`` gets the
+  one name as an alias of the other.
 - HIP-CPU: the mask-taking ``__shfl_*_sync``/``__ballot_sync`` forms are not declared; they
   become the mask-free forms (a port written with ``--warp-sync keep``). ``rsqrtf``/``rsqrt``
   are missing; they become ``1 / sqrt`` (both lane widths get the same). ``<<<...>>>`` launches,
@@ -36,6 +39,12 @@ NVIDIA_VOTES = {
     "__any": "#define __any(p) __any_sync(0xffffffffu, (p))",
     "__all": "#define __all(p) __all_sync(0xffffffffu, (p))",
 }
+#: rocThrust's device system under CUDA Thrust's name (see the module docstring)
+NVIDIA_THRUST_HIP = (
+    "#ifdef __cplusplus\n#include <thrust/execution_policy.h>\n"
+    "namespace thrust { namespace hip = cuda; }\n#endif"
+)
+_THRUST_HIP = re.compile(r"\bthrust\s*::\s*hip\s*::")
 CPU_SHIM = """#include <hip/hip_runtime.h>
 #define __shfl_sync(m, ...) __shfl(__VA_ARGS__)
 #define __shfl_up_sync(m, ...) __shfl_up(__VA_ARGS__)
@@ -225,6 +234,8 @@ def build_port_nvidia(
     shim = work / "rocport-verify-nvidia.h"
     text = program.text()
     votes = [line for name, line in NVIDIA_VOTES.items() if re.search(rf"\b{name}\s*\(", text)]
+    if _THRUST_HIP.search(text):
+        votes.append(NVIDIA_THRUST_HIP)
     shim.write_text("\n".join(["#include <hip/hip_runtime.h>", *votes, ""]))
     objects, failed = _c_objects(program, work, [nvcc, "-O2", "-w"], flags, "port", timeout)
     if failed is not None:

@@ -14,7 +14,7 @@ from rocport.verify.expected import read_expected, write_record
 from rocport.verify.limits import libraries, outside_limits
 from rocport.verify.model import ProgramReport, Run, Status, VerifyReport
 from rocport.verify.normalise import Normaliser
-from rocport.verify.run import run_program
+from rocport.verify.run import no_gpu, run_program
 from rocport.verify.toolchain import (
     find_hip_cpu,
     find_hip_nvidia,
@@ -184,6 +184,11 @@ def _judge(
         if run.error is not None:
             report.status = Status.RUN_FAILED
             report.reason = f"the {side} did not run: {run.error}"
+            return report
+        missing_gpu = no_gpu(run)
+        if missing_gpu is not None:  # two runs that both found no GPU prove nothing
+            report.status = Status.RUN_FAILED
+            report.reason = f"the {side} found no GPU it could use: {missing_gpu[:160]}"
             return report
     unstable: dict[str, set[int]] = {}
     if len(reference) > 1:

@@ -9,6 +9,7 @@ reach the same paths (a shared file system) and run the command in the folder it
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -17,6 +18,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rocport.verify.model import Run
+
+#: what a program prints when the machine has no GPU it can use: the names of the runtime
+#: errors and the texts ``cudaGetErrorString`` gives for them (CUDA Runtime API, enum
+#: cudaError: cudaErrorNoDevice = 100, cudaErrorInsufficientDriver = 35), HIP's names for
+#: the same, and the driver API's
+_NO_GPU = re.compile(
+    r"cudaErrorNoDevice|no CUDA-capable device is detected|cudaErrorInsufficientDriver|"
+    r"CUDA driver version is insufficient for CUDA runtime version|hipErrorNoDevice|"
+    r"hipErrorInsufficientDriver|no ROCm-capable device is detected|CUDA_ERROR_NO_DEVICE"
+)
+
+
+def no_gpu(run: Run) -> str | None:
+    """The line in which ``run`` says that it found no GPU it could use, or None."""
+    for line in (run.stderr + "\n" + run.stdout).splitlines():
+        if _NO_GPU.search(line):
+            return line.strip()
+    return None
 
 
 def run_program(

@@ -388,7 +388,7 @@ FAMILIES: tuple[Family, ...] = (
         "cu13",
         ("cublas_api.h", "cublas_v2.h", "cublasXt.h"),
         r"(cublas\w+|CUBLAS_\w+)",
-        ("hipblas",),
+        ("hipblas", "hip"),  # hip: hipDataType (hip/library_types.h), which hipblas.h includes
         (strip_version(prefix(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))),),
         normalized=(("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")),
         exclude=r"cublasLt\w*|CUBLASLT_\w*|CUBLAS_VER_\w+|CUBLAS_VERSION|CUBLASAPI|CUBLASWINAPI",

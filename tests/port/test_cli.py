@@ -314,7 +314,9 @@ def test_cache_hints_trap_host_math_and_project_names_compile(
     out = tmp_path / "out"
     argv = ["port", str(src), "-o", str(out), "--check", "--json", str(tmp_path / "r.json")]
     code, _, err = run(argv, capsys)
-    (file,) = json.loads((tmp_path / "r.json").read_text())["files"]
+    files = {f["path"]: f for f in json.loads((tmp_path / "r.json").read_text())["files"]}
+    assert set(files) == {"hints.cu", "rocport_ldg.h"}  # __ldg's bfloat16/struct overloads
+    file = files["hints.cu"]
     assert code == 0 and file["compiled"] is True, (err, file)
     assert file["issues"] == []  # cuda_check and cuda_num_SMs are not unknown CUDA names
     hip = (out / "hints.cu").read_text()

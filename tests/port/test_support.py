@@ -275,3 +275,48 @@ def test_cg_reduce_support_header_compiles_with_each_release(tmp_path) -> None:
         result = check_tree(tmp_path, toolchain=toolchain, offload_arch=(arch,), units=["k.hip"])
         (unit,) = result.units
         assert unit.status.value == "passed", (rocm, [e.message for e in unit.errors])
+
+
+def test_ldg_of_a_bfloat16_gets_the_ldg_support_header() -> None:
+    """llm.c: __ldg over floatX (__nv_bfloat16) pointers; HIP's __ldg has no bfloat16 form."""
+    source = (
+        "#include <cuda_bf16.h>\n"
+        "__global__ void k(const __nv_bfloat16* a, const float* b, float* out) {\n"
+        "  out[0] = __bfloat162float(__ldg(a)) + __ldcs(b);\n}\n"
+    )
+    out = _translate(source)
+    assert out.text.count('#include "rocport_ldg.h"') == 1
+    assert "__ldg(a)" in out.text and "__ldg(b)" in out.text
+    assert _translate(out.text).text == out.text
+    plain = _translate("__global__ void k(const int* a, int* o) { o[0] = a[0]; }\n")
+    assert "rocport_ldg.h" not in plain.text
+
+
+@pytest.mark.hipcc
+def test_ldg_support_header_compiles_with_each_release(tmp_path) -> None:
+    """bfloat16, a struct and HIP's own overloads (which stay the better match), HIP 6.4 and 7.2
+    (and 5.2 with its hip_bfloat16 class)."""
+    from rocport.check import check_tree, find_toolchain
+    from rocport.errors import ToolError
+
+    header = support.headers()["rocport_ldg.h"]
+    (tmp_path / header.name).write_bytes(header.data())
+    for rocm, bf16, include in (
+        ("5.2", "hip_bfloat16", "hip/hip_bfloat16.h"),
+        ("6.4", "__hip_bfloat16", "hip/hip_bf16.h"),
+        ("7.2", "__hip_bfloat16", "hip/hip_bf16.h"),
+    ):
+        (tmp_path / "k.hip").write_text(
+            f'#include "rocport_ldg.h"\n#include <{include}>\n'
+            "struct pair { int a, b; };\n"
+            f"__global__ void k(const {bf16}* x, const pair* p, const float4* v, float* out) {{\n"
+            "  out[0] = static_cast<float>(__ldg(x)) + __ldg(p).b + __ldg(v).w;\n}\n"
+        )
+        try:
+            toolchain = find_toolchain(rocm=rocm)
+        except ToolError as exc:
+            pytest.fail(f"no HIP {rocm} toolchain: {exc} (bash scripts/toolchain-rocm.sh)")
+        arch = "gfx90a" if rocm == "5.2" else "gfx942"
+        result = check_tree(tmp_path, toolchain=toolchain, offload_arch=(arch,), units=["k.hip"])
+        (unit,) = result.units
+        assert unit.status.value == "passed", (rocm, [e.message for e in unit.errors])

@@ -155,6 +155,9 @@ def test_cache_hinted_stores_become_plain_stores(mapping):
         "__device__ void __stcs(bf16* p, bf16 v) { (void)(*((short*)p) = (v.x)); }\n"
     )
     assert [r.outcome for r in kept.references] == [Outcome.TRANSLATED] * 2
+    # a comment that ends in a word is not a type before the name (llm.c's attention.cuh)
+    commented = "__device__ void f(float* p) {\n  // set it to zero\n  __stcs(p, 0.f);\n}\n"
+    assert "(void)(*(p) = (0.f));" in port(commented, mapping).text
     for odd in ("auto f = &__stcg<float>;\n", "void g(float* p) { __stwb(p); }\n"):
         kept = port(odd, mapping)
         assert kept.text.endswith(odd)  # after the inserted runtime header

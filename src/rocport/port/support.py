@@ -10,7 +10,9 @@ Two cases:
   ``#include <helper_cuda.h>`` becomes ``#include "rocport_helper_cuda.h"``;
 - CUDA names that HIP lacks but a support header implements over HIP (the legacy launch API,
   ``cuParamSetv`` ... ``cuLaunchGridAsync``, over ``hipModuleLaunchKernel``): they are kept,
-  reported translated, and the file gets ``#include "rocport_legacy_launch.h"``.
+  reported translated, and the file gets ``#include "rocport_legacy_launch.h"``;
+- HIP names that a support header completes with the overloads HIP lacks (``__ldg`` of a
+  bfloat16): a file whose port uses one gets that header too.
 
 :func:`translate` applies both after the translator; :func:`added_headers` plans the support
 headers that the translated files include, written beside each including file (a quoted
@@ -47,6 +49,7 @@ class SupportHeader:
     stands_for: tuple[str, ...] = ()  # CUDA SDK headers it replaces when the tree lacks them
     needs: tuple[str, ...] = ()  # support headers it includes
     names: tuple[str, ...] = ()  # CUDA names it implements over HIP
+    completes: tuple[str, ...] = ()  # HIP names it adds overloads to
 
     def data(self) -> bytes:
         return (resources.files("rocport.port") / "data" / "support" / self.name).read_bytes()
@@ -64,6 +67,7 @@ def headers() -> dict[str, SupportHeader]:
             tuple(row.get("stands_for", ())),
             tuple(row.get("needs", ())),
             tuple(row.get("names", ())),
+            tuple(row.get("completes", ())),
         )
         for name, row in table.items()
     }
@@ -77,6 +81,11 @@ def _stand_ins() -> dict[str, SupportHeader]:
 @cache
 def _providers() -> dict[str, SupportHeader]:
     return {name: h for h in headers().values() for name in h.names}
+
+
+@cache
+def _completers() -> dict[str, SupportHeader]:
+    return {name: h for h in headers().values() for name in h.completes}
 
 
 #: folders that projects keep shared headers in, beside the code that includes them
@@ -159,6 +168,11 @@ def apply(
                     needed.append(header.name)
             new_refs.append(r)
         refs = new_refs
+    completers = _completers()
+    for r in refs:
+        header = completers.get(r.hip) if r.outcome is Outcome.TRANSLATED else None
+        if header is not None and header.name not in needed:
+            needed.append(header.name)
     for name in needed:
         if re.search(rf'^[ \t]*#[ \t]*include[ \t]*"{re.escape(name)}"', out, re.MULTILINE):
             continue

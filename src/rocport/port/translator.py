@@ -582,11 +582,14 @@ class _Translator:
 #: keywords after which a name is called instead
 _TYPE_BEFORE = re.compile(r"(\w+)[ \t\r\n]*\Z")
 _CALL_KEYWORDS = frozenset({"return", "else", "do", "case", "throw"})
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
 def _declared_here(text: str, start: int) -> bool:
-    """Whether the name at ``start`` is declared or defined there (a type right before it)."""
-    before = _TYPE_BEFORE.search(text, max(0, start - 64), start)
+    """Whether the name at ``start`` is declared or defined there (a type right before it; a
+    comment in between is not one: ``// set to zero`` before ``__stcs(p, 0)`` is a call)."""
+    window = _COMMENT.sub(" ", text[max(0, start - 64) : start])
+    before = _TYPE_BEFORE.search(window)
     return before is not None and before.group(1) not in _CALL_KEYWORDS
 
 

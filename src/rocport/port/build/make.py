@@ -15,6 +15,8 @@ FAMILY = "make"
 _ASSIGN = re.compile(
     r"[ \t]*(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(\?=|::=|:=|\+=|!=|=)"
 )
+#: make's message functions: what they print is for the user, not a command
+_MESSAGE = re.compile(r"\$[({](?:info|warning|error)[ \t]")
 _NVCC_WORD = re.compile(r"(?<![\w.-])nvcc(?![\w.-])")
 #: nvcc named as a program to look for: /usr/bin/nvcc inside $(wildcard ...), which/where nvcc
 _NVCC_PATH = re.compile(
@@ -321,6 +323,8 @@ class _MakeMigration:
                 ]
             self.edit.apply_rewrites(segment, rewrites)
         for word in words:
+            if _MESSAGE.match(word.text):
+                continue  # $(info ...), $(warning ...), $(error ...): text for the user
             at = _NVCC_WORD.search(word.text) or self.embedded_option.search(word.text)
             if at and self.edit.claim(word.start, word.end):
                 self.edit.refer(

@@ -233,10 +233,10 @@ def build_port_nvidia(
     binary = work / "port-nvidia"
     shim = work / "rocport-verify-nvidia.h"
     text = program.text()
-    votes = [line for name, line in NVIDIA_VOTES.items() if re.search(rf"\b{name}\s*\(", text)]
+    shims = [line for name, line in NVIDIA_VOTES.items() if re.search(rf"\b{name}\s*\(", text)]
     if _THRUST_HIP.search(text):
-        votes.append(NVIDIA_THRUST_HIP)
-    shim.write_text("\n".join(["#include <hip/hip_runtime.h>", *votes, ""]))
+        shims.append(NVIDIA_THRUST_HIP)
+    shim.write_text("\n".join(["#include <hip/hip_runtime.h>", *shims, ""]))
     objects, failed = _c_objects(program, work, [nvcc, "-O2", "-w"], flags, "port", timeout)
     if failed is not None:
         return failed

@@ -208,11 +208,11 @@ def model_at(src: CudaSource, offset: int) -> Model | None:
     members = graph.groups.get(function.body[0])
     if members is None:
         return None
-    model = graph.models.get(id(members))
+    model = graph.models.get(members[0])
     if model is None:  # made on first use: most functions of a file are never asked about
         model = Model([graph.functions[i] for i in members], header=graph.header)
         model.memo["words"] = ([graph.words[i] for i in members], graph.warp_names)
-        graph.models[id(members)] = model
+        graph.models[members[0]] = model
     return _fill(src, model)
 
 
@@ -227,6 +227,7 @@ class _CallGraph:
     #: the file's warp-size names
     warp_names: set[str]
     header: bool
+    #: the models made so far, by the index of their first function
     models: dict[int, Model] = field(default_factory=dict)
 
 
@@ -327,7 +328,8 @@ def _starts(src: CudaSource, anchors: tuple[str, ...]) -> list[int]:
 
 def _offsets_in(code: str, anchors: tuple[str, ...], spans: list[tuple[int, int]]) -> list[int]:
     """Sorted offsets of every anchor that lies inside one of ``spans`` (a search of the spans
-    only: :func:`_starts` would read the whole file)."""
+    only: :func:`_starts` would read the whole file). ``literals.offsets`` on a slice of each
+    span found the same, but its per-call choice of search cost more than the search here."""
     found: list[int] = []
     find = code.find
     for start, end in spans:

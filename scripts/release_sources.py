@@ -3,7 +3,8 @@
 Used by ``scripts/refresh_release_data.py``: each function reads one page format (the
 historical compatibility-matrix CSV, a system-requirements OS table, the compatibility matrix's
 OS/kernel lookup table and its current table's GPU rows, ROCm 5.7's ``gpu_os_support.md``,
-PyTorch's previous-versions page, an install-docs ``conf.py``) and returns plain data.
+PyTorch's previous-versions page, AMD's PyTorch install page, an install-docs ``conf.py``) and
+returns plain data.
 """
 
 from __future__ import annotations
@@ -187,6 +188,18 @@ def pytorch_for(release: str, pairs: list[tuple[str, str]]) -> list[dict]:
         if same_line and (len(index.release) == 2 or index == rel):
             found.setdefault(url, []).append(torch)
     return [{"index": url, "torch": sorted(t, key=Version)} for url, t in sorted(found.items())]
+
+
+def parse_amd_pytorch(text: str) -> list[dict]:
+    """The wheel commands of AMD's PyTorch install page (``pytorch-install.rst``): index,
+    whether it installs pre-releases (``--pre``), and the packages."""
+    found = re.findall(
+        r"^\s*pip3? install (--pre )?((?:[a-z_]+ )+)--index-url (https://\S+)", text, re.M
+    )
+    return [
+        {"index": url.rstrip("/"), "pre": bool(pre), "packages": names.split()}
+        for pre, names, url in found
+    ]
 
 
 def parse_gpu_limits(text: str) -> list[dict]:

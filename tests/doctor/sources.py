@@ -37,6 +37,21 @@ def pytorch_pairs() -> list[tuple[str, str]]:
     return pairs
 
 
+def amd_pytorch_page(release: str) -> tuple[str, str] | None:
+    """(excerpt name, its ``pip3 install`` line) of AMD's PyTorch page for ``release``: the
+    page of the newest excerpted point release of its line not after it."""
+    v = Version(release)
+    pages = [
+        (Version(path.name.split("-")[1]), path.name)
+        for path in SOURCES.glob("rocm-*-pytorch-install.rst")
+    ]
+    line = [(p, name) for p, name in pages if p.release[:2] == v.release[:2] and p <= v]
+    if not line:
+        return None
+    name = max(line)[1]
+    return name, next(x.strip() for x in text(name).splitlines() if "pip3 install" in x)
+
+
 def matrix_columns() -> dict[str, dict[str, list[str]]]:
     """Historical matrix excerpt: release -> {"os": cells, "gfx": cells, "pytorch": cells}."""
     lines = [line for line in text("compatibility-matrix-historical-6.0.csv").splitlines()]

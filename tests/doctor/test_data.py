@@ -83,6 +83,32 @@ def test_pytorch_indexes_are_exactly_the_published_ones() -> None:
     assert data.releases()["7.0.0"]["pytorch"] == []
 
 
+def test_amd_pytorch_commands_match_amds_pytorch_pages() -> None:
+    """7.0.x and 7.2.x carry the wheel command of AMD's PyTorch page for their line (excerpts of
+    its 7.0.0 and 7.2.0 revisions), with that page as the source; its URLs are PyTorch's or
+    AMD's own hosts."""
+    for release, rel in data.releases().items():
+        for entry in rel["amd_pytorch"]:
+            assert entry["index"].startswith(
+                ("https://download.pytorch.org/whl/", "https://repo.radeon.com/rocm/manylinux/")
+            ), release
+        page = sources.amd_pytorch_page(release)
+        if page is None:
+            continue
+        name, command = page
+        [entry] = rel["amd_pytorch"]
+        pre = "--pre " if entry["pre"] else ""
+        args = f"{pre}{' '.join(entry['packages'])} --index-url {entry['index']}"
+        assert f"pip3 install {args}" == command, release
+        revision = name.split("-")[1]
+        assert f"validated for ROCm {revision}." in sources.text(name)
+        assert rel["sources"]["amd_pytorch"].startswith(
+            f"https://rocm.docs.amd.com/projects/install-on-linux/en/docs-{revision}/"
+        ) and rel["sources"]["amd_pytorch"].endswith(f"tests/doctor/fixtures/sources/{name})")
+    for release in ("7.0.0", "7.0.1", "7.0.2", "7.2.0", "7.2.1"):
+        assert data.releases()[release]["amd_pytorch"], release
+
+
 def test_70_kernels_and_radeon_limits_match_the_system_requirements_page() -> None:
     page = sources.text("rocm-7.0-system-requirements.rst")
     rel = data.releases()["7.0.0"]
@@ -157,6 +183,10 @@ def test_refresh_parsers_rebuild_the_pytorch_table_from_the_excerpt() -> None:
         ("sles", "15.7", "SLES 15 SP7"),
         ("sles", "15.6", "SLES 15 SP6"),
     ]
+    for release in ("7.0.2", "7.2.1"):
+        name, _ = sources.amd_pytorch_page(release)
+        got = parse.parse_amd_pytorch(sources.text(name))
+        assert got == data.releases()[release]["amd_pytorch"], release
     assert parse.kernel_series("6.40-150700.51") == ["6.4"]
     assert parse.kernel_series("5.15 [GA], 6.8 [HWE]") == ["5.15", "6.8"]
 
@@ -191,6 +221,9 @@ def test_refresh_tool_rebuilds_os_rows_and_targets_from_a_git_snapshot(tmp_path)
         ], release
         assert rel["gfx"] == committed["gfx"] and rel["pytorch"] == committed["pytorch"]
         assert rel["repositories"] == committed["repositories"], release
+        if Version(release) >= Version("7.0"):  # from the PyTorch page excerpts
+            assert rel["amd_pytorch"] == committed["amd_pytorch"], release
+            assert rel["sources"].get("amd_pytorch") == committed["sources"].get("amd_pytorch")
     assert rebuilt["7.2.1"]["gfx"] == data.releases()["7.2.1"]["gfx"]  # the table excerpt's
     assert rebuilt["7.2.1"]["sources"]["gfx"] == data.releases()["7.2.1"]["sources"]["gfx"]
 

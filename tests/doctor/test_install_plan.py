@@ -92,13 +92,19 @@ def test_every_release_and_distro_follows_amds_page(capsys, release, row) -> Non
     assert path_step < lines.index("rocminfo | grep -E 'Marketing Name|gfx'")
     published = {url for _, url in sources.pytorch_pairs()}
     indexes = [w.split()[0] for w in out.split("--index-url ")[1:]]
-    assert all(url in published for url in indexes)
     line_indexes = [
         url
         for url in published
         if url.rsplit("rocm", 1)[1] in (f"{rel.major}.{rel.minor}", release)
     ]
-    assert bool(indexes) is bool(line_indexes), (indexes, line_indexes)
+    amd = sources.amd_pytorch_page(release)
+    if line_indexes:  # PyTorch's stable index first
+        assert len(indexes) == 1 and indexes[0] in line_indexes, indexes
+    else:  # else the command of AMD's PyTorch page, as the page writes it
+        assert amd is not None, release
+        assert [amd[1].split("--index-url ")[1]] == indexes
+        assert amd[1].replace("pip3 install", '"$HOME/.venvs/rocm/bin/pip" install') in lines
+        assert f"tests/doctor/fixtures/sources/{amd[0]})" in out
 
 
 def test_7x_driver_comes_from_the_instinct_repository(capsys) -> None:
@@ -119,9 +125,33 @@ def test_point_release_gets_its_own_urls_and_unknown_ones_are_refused(capsys) ->
 
 def test_torch_29_is_not_claimed_for_rocm_70(capsys) -> None:
     _, out, _ = invoke(capsys, "install-plan", "--rocm", "7.0", "--distro", "ubuntu-24.04")
-    assert "whl/rocm7.0" not in out and "no published wheel index" in out
+    assert "whl/rocm7.0" not in out and "torch==" not in out
+    assert "PyTorch nightly (pre-release) builds for ROCm 7.0" in out
+    assert "PyTorch publishes no stable torch for ROCm 7.0" in out
+    assert "ROCm 6.4.3 (rocm6.4, torch 2.9.1), ROCm 7.1.0 (rocm7.1, torch 2.10.0)" in out
     _, out, _ = invoke(capsys, "install-plan", "--rocm", "7.1", "--distro", "ubuntu-24.04")
-    assert "torch==2.10.0" in out and "whl/rocm7.1" in out
+    assert "torch==2.10.0" in out and "whl/rocm7.1" in out and "--pre" not in out
+
+
+def test_every_7x_release_gets_a_published_index_with_its_source(capsys) -> None:
+    stable = {url for _, url in sources.pytorch_pairs()}
+    for release in (r for r in data.releases() if Version(r) >= Version("7.0")):
+        _, out, _ = invoke(capsys, "install-plan", "--rocm", release, "--distro", "ubuntu-24.04")
+        index = out.split("--index-url ")[1].split()[0]
+        if index in stable:
+            assert "# Sources:\n" in out and "pytorch.org/get-started/previous-versions/" in out
+        else:
+            name, command = sources.amd_pytorch_page(release)
+            assert command.endswith(f"--index-url {index}"), release
+            assert "/install/3rd-party/pytorch-install.html" in out and name in out, release
+
+
+def test_no_build_known_says_so_and_names_the_nearest_stable_releases(capsys, monkeypatch) -> None:
+    monkeypatch.setitem(data.releases()["7.2.1"], "amd_pytorch", [])
+    _, out, _ = invoke(capsys, "install-plan", "--rocm", "7.2.1", "--distro", "ubuntu-24.04")
+    assert "neither PyTorch nor AMD's PyTorch page lists a build for ROCm 7.2" in out
+    assert "nearest releases with a stable torch: ROCm 7.1.1 (rocm7.1, torch 2.10.0)" in out
+    assert "--index-url" not in out
 
 
 def test_sh_output_is_valid_bash_and_written_0755(capsys, tmp_path) -> None:

@@ -262,7 +262,9 @@ def test_nvidia_baseline_lists_the_gpus_and_the_cuda_wheel(capsys) -> None:
     ] * 2
     torch = _check(report, "nvidia.torch")
     assert torch["details"]["cuda"] == "12.8" and "sm_90" in torch["details"]["arch_list"]
-    assert "No PyTorch wheel index" in _check(report, "torch.build")["fix"]
+    fix = _check(report, "torch.build")["fix"]  # 7.2.1: AMD's page installs nightly builds
+    assert "no stable build for ROCm 7.2.1" in fix and "--pre" in fix
+    assert fix.endswith("--index-url https://download.pytorch.org/whl/nightly/rocm7.2")
     assert not any("modprobe" in (c["fix"] or "") for c in report["checks"])
     assert [c["id"] for c in report["checks"] if c["status"] == "fail"] == ["driver.amdgpu"]
     _, report = doctor_json(capsys, "--root", str(FIXTURES / "nvidia_h200"), "--rocm", "7.1")

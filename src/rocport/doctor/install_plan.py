@@ -77,7 +77,8 @@ def build_plan(release_spec: str | None, distro_id: str, version_id: str) -> Pla
         "rocminfo | grep -E 'Marketing Name|gfx'",
         f"rocport doctor --rocm {release}",
     )
-    sources = tuple(rel["sources"][k] for k in ("os", "repositories", "pytorch"))
+    keys = ["os", "repositories", "pytorch"] + ([] if rel["pytorch"] else ["amd_pytorch"])
+    sources = tuple(rel["sources"][k] for k in keys if k in rel["sources"])
     return Plan(rel["line"], release, name, row["label"], steps, after, sources)
 
 
@@ -105,34 +106,66 @@ def _common_steps(rel: dict[str, Any]) -> tuple[Step, ...]:
                 f'export PATH="$PATH:{path}"',
             ),
         ),
+        _pytorch_step(rel),
     ]
-    indexes = rel["pytorch"]
-    if indexes:
-        best = max(indexes, key=lambda i: Version(i["torch"][-1]))
-        torch = best["torch"][-1]
-        steps.append(
-            Step(
-                f"PyTorch {torch} built for ROCm {rel['line']}, in a virtual environment",
-                (
-                    f'python3 -m venv "{VENV}"',
-                    f'"{VENV}/bin/pip" install torch=={torch} torchvision '
-                    f"--index-url {best['index']}",
-                ),
-                note=f"That index serves torch {', '.join(best['torch'])}.",
-            )
-        )
-    else:
-        steps.append(
-            Step(
-                f"PyTorch: no published wheel index for ROCm {rel['line']} is known",
-                (),
-                note="PyTorch's previous-versions page lists no stable build for this release; "
-                "see "
-                + data.install_facts()["pytorch_page"].format(release=rel["release"])
-                + " (AMD's Docker images, or a build from source).",
-            )
-        )
     return tuple(steps)
+
+
+def _pytorch_step(rel: dict[str, Any]) -> Step:
+    """PyTorch's stable index for the release line; else the wheel command of AMD's PyTorch
+    page for the release; else a note naming the nearest releases that have a stable index."""
+    line, venv = rel["line"], f'python3 -m venv "{VENV}"'
+    if rel["pytorch"]:
+        best = _newest_torch(rel)
+        torch = best["torch"][-1]
+        return Step(
+            f"PyTorch {torch} built for ROCm {line}, in a virtual environment",
+            (
+                venv,
+                f'"{VENV}/bin/pip" install torch=={torch} torchvision --index-url {best["index"]}',
+            ),
+            note=f"That index serves torch {', '.join(best['torch'])}.",
+        )
+    stable = _nearest_stable(rel["release"])
+    if rel["amd_pytorch"]:
+        amd = rel["amd_pytorch"][0]
+        pre = "--pre " if amd["pre"] else ""
+        kind = "nightly (pre-release) builds" if amd["pre"] else "builds"
+        return Step(
+            f"PyTorch {kind} for ROCm {line}, as AMD's ROCm {line} PyTorch page installs them",
+            (
+                venv,
+                f'"{VENV}/bin/pip" install {pre}{" ".join(amd["packages"])} '
+                f"--index-url {amd['index']}",
+            ),
+            note=f"PyTorch publishes no stable torch for ROCm {line}, and nightly builds change "
+            f"from day to day; {stable}.",
+        )
+    return Step(
+        f"PyTorch: neither PyTorch nor AMD's PyTorch page lists a build for ROCm {line}",
+        (),
+        note=f"PyTorch publishes no stable torch for ROCm {line}; {stable}; or see "
+        + data.install_facts()["pytorch_page"].format(release=rel["release"])
+        + " (AMD's Docker images, or a build from source).",
+    )
+
+
+def _newest_torch(rel: dict[str, Any]) -> dict[str, Any]:
+    """The stable index entry of ``rel`` that serves the newest torch."""
+    return max(rel["pytorch"], key=lambda i: Version(i["torch"][-1]))
+
+
+def _nearest_stable(release: str) -> str:
+    """The nearest releases below and above ``release`` that PyTorch's stable indexes serve,
+    as "nearest releases with a stable torch: ROCm 6.4.3 (rocm6.4, torch 2.9.1), ..."."""
+    known = sorted((r for r, rel in data.releases().items() if rel["pytorch"]), key=Version)
+    below = [r for r in known if Version(r) < Version(release)][-1:]
+    above = [r for r in known if Version(r) > Version(release)][:1]
+    found = []
+    for near in below + above:
+        best = _newest_torch(data.releases()[near])
+        found.append(f"ROCm {near} ({best['index'].rsplit('/', 1)[1]}, torch {best['torch'][-1]})")
+    return "nearest releases with a stable torch: " + (", ".join(found) or "none")
 
 
 def render_text(plan: Plan) -> str:

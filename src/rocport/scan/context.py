@@ -133,7 +133,7 @@ class SharedArray:
     size: int | None  # bytes, when every part is a known constant
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Loop:
     """A ``for``/``while``/``do`` loop: keyword offset, header span, body span."""
 

@@ -25,7 +25,7 @@ _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
 _AFTER_ISOLATED = re.compile(r"\s*[);,\]?:}]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LaneMath:
     """One ``index OP constant`` in device code."""
 

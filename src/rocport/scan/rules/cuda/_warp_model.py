@@ -95,7 +95,7 @@ _SHARED_DIM_32 = re.compile(r"__shared__[^;]*?\b(?P<name>\w+)\s*\[\s*(?P<dim>32)
 _ASSIGNED = re.compile(r"(?:^|[;{}(,])\s*(?:[\w:<>]+\s+)*(?P<name>[A-Za-z_]\w*)\s*=\s*[^;=]*$")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Site:
     """One spot that assumes a warp width: what it is, where, and how to make it warpSize."""
 

@@ -29,7 +29,8 @@ goal), and AMD's ``common/RDTimer.h`` (timer classes that 16 of AMD's 20 program
 Short stand-ins with the same variables and names (``STANDINS``) are written into the copies.
 
 Results are cached under ``.cache/realworld/`` by the content of each program's files, the
-command and the toolchain, so that a second run redoes only what changed (``--no-cache``).
+command, the toolchain and (for the unit compiles) the code of ``rocport.check``, so that a
+second run redoes only what changed (``--no-cache``).
 
     python3 benchmarks/realworld.py [--only gpu-burn,rodinia:bfs,rodinia:nw] [--jobs 2]
         [--offload-arch gfx90a] [--json FILE] [--markdown docs/benchmarks.md]
@@ -396,7 +397,10 @@ def compile_units(
 ) -> None:
     """``rocport check`` every translation unit (every ``sample``-th one, by sorted path);
     per-program results come from the cache."""
-    salt = f"check\0{toolchain.hip_version}\0{','.join(archs)}"
+    # the check code is part of the key: a change in how units are compiled redoes them
+    checker = Path(check_tree.__code__.co_filename).parent
+    code = _digest((p for p in checker.rglob("*") if "__pycache__" not in p.parts), checker)
+    salt = f"check\0{code}\0{toolchain.hip_version}\0{','.join(archs)}"
     if sample > 1 or flags:
         salt += f"\0{sample}\0{' '.join(flags)}"
     keys = group_keys(tree, folders, salt, sources_only=True)

@@ -232,3 +232,26 @@ def test_error_in_a_toolchain_header_points_at_the_tree_line(write, rocm52, tmp_
     assert error.file.startswith("/usr/") and error.cuda_file is None  # inside libstdc++
     assert error.site is not None and error.site.kind == "context"
     assert (error.site.file, error.site.line, error.site.cuda_line) == ("own.cu", 5, 5)
+
+
+def test_headers_the_tree_has_are_found_as_its_build_would(write, rocm52, tmp_path: Path) -> None:
+    """A project header that only the project's build reaches (``-I include``, here in no file
+    of the tree) is the tree's, not a library the toolchain lacks; a vendor header that
+    includes the system header of its own name is not taken for that header."""
+    write(
+        tmp_path,
+        {
+            "include/scale.h": "#pragma once\nconstexpr float kScale = 2.0f;\n",
+            "src/vendors/musa.h": "#pragma once\n#include <musa.h>\n",
+            "src/kernel.cu": '#include <hip/hip_runtime.h>\n#include "scale.h"\n'
+            "#ifdef USE_MUSA\n#include \"vendors/musa.h\"\n#endif\n"
+            "__global__ void scale(float* x) { x[threadIdx.x] *= kScale; }\n",
+        },
+    )
+    unit = check_tree(tmp_path, toolchain=rocm52).units[0]
+    assert unit.status is Status.PASSED and unit.include_dirs_found == ["include"]
+    assert f"-I{tmp_path.resolve() / 'include'}" in unit.command
+    # musa.h: only the vendor header itself has that name; it stays missing (device-only)
+    assert unit.missing_headers == ["musa.h"] and unit.mode is Mode.DEVICE_ONLY
+    alone = check_tree(tmp_path / "src" / "kernel.cu", toolchain=rocm52).units[0]
+    assert alone.status is Status.UNAVAILABLE and "scale.h" in alone.missing_headers

@@ -105,6 +105,8 @@ class UnitResult:
     command: list[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     missing_headers: list[str] = field(default_factory=list)  # not found in this toolchain
+    #: folders of the tree added with -I: they hold headers the given -I folders did not reach
+    include_dirs_found: list[str] = field(default_factory=list)
     cuda_file: str | None = None
 
     @property
@@ -123,6 +125,7 @@ class UnitResult:
             "seconds": round(self.seconds, 3),
             "cuda_file": self.cuda_file,
             "missing_headers": list(self.missing_headers),
+            "include_dirs_found": list(self.include_dirs_found),
             "errors": len(self.errors),
             "warnings": len(self.warnings),
             "diagnostics": [d.to_dict() for d in self.diagnostics],

@@ -82,6 +82,12 @@ def print_report(report: CheckReport, console: Console, *, warnings: bool = Fals
                 console.print(f"    [cyan]{escape(text)}[/]")
             if (site := diag.site) is not None:
                 console.print(f"    [cyan]{escape(site_text(site))}[/]")
+    found = sorted({d for unit in report.units for d in unit.include_dirs_found})
+    if found:
+        console.print(
+            "[dim]include folders found in the tree (headers the -I folders did not reach): "
+            f"{escape(', '.join(found))}[/]"
+        )
     counts = report.counts
     verdict = "[green]all compiled[/]" if report.ok else "[bold red]not all compiled[/]"
     console.print(

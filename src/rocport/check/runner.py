@@ -25,19 +25,17 @@ from importlib import resources
 from pathlib import Path
 
 from rocport.check.diagnostics import CompilerDiagnostic, parse_diagnostics
+from rocport.check.includes import SKIPPED_DIRS, TreeFiles, resolve_includes, tree_files
 from rocport.check.model import CheckReport, Diagnostic, Mode, Site, Status, UnitResult
 from rocport.check.sourcemap import ChangedName, SourceMap
 from rocport.check.toolchain import Toolchain, find_toolchain
 from rocport.errors import InputError
-from rocport.lexer import compile_scanner
 
 #: always translation units
 UNIT_SUFFIXES = frozenset({".hip", ".cu"})
 #: translation units when they use HIP (include a HIP header, or define a kernel)
 HOST_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".c++"})
 _USES_HIP = re.compile(r"#\s*include\s*[<\"]hip|__global__|<<<")
-_SKIPPED_DIRS = frozenset({"__pycache__", "CMakeFiles", "node_modules"})
-_MAX_INCLUDE_DEPTH = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +57,7 @@ def find_units(tree: Path) -> list[str]:
         return [tree.name]
     units = []
     for folder, dirs, files in os.walk(tree):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
         for name in files:
             path = Path(folder, name)
             suffix = path.suffix.lower()
@@ -153,8 +151,10 @@ def check_tree(
         _Progress(progress, len(selected), toolchain) as advance,
         ThreadPoolExecutor(workers) as pool,
     ):
+        files = tree_files(root) if root.is_dir() else None
         futures = [
-            pool.submit(compile_unit, base, rel, toolchain, options, sources) for rel in selected
+            pool.submit(compile_unit, base, rel, toolchain, options, sources, files)
+            for rel in selected
         ]
         for future in as_completed(futures):
             result = future.result()
@@ -190,11 +190,18 @@ def base_flags(options: CheckOptions) -> list[str]:
 
 
 def compile_unit(
-    base: Path, rel: str, toolchain: Toolchain, options: CheckOptions, sources: SourceMap
+    base: Path,
+    rel: str,
+    toolchain: Toolchain,
+    options: CheckOptions,
+    sources: SourceMap,
+    tree: TreeFiles | None = None,
 ) -> UnitResult:
-    """Compile one unit and classify the outcome (see the module docstring)."""
+    """Compile one unit and classify the outcome (see the module docstring); ``tree``: the
+    checked tree's files, where headers the ``-I`` folders do not reach are looked up."""
     source = base / rel
-    missing = missing_headers(source, base, options.include_dirs, toolchain)
+    includes = resolve_includes(source, base, options.include_dirs, toolchain, tree)
+    missing = includes.missing
     cuda_left = [h for h in missing if is_cuda_header(h)]  # the port's failure, not HIP's
     absent = [h for h in missing if h not in cuda_left and not toolchain.has_library(h)]
     device_only = options.mode == "device-only" or (options.mode == "auto" and bool(absent))
@@ -202,6 +209,7 @@ def compile_unit(
     args = [
         *base_flags(options),
         f"-I{base}",
+        *(f"-I{folder}" for folder in includes.found_dirs),
         *(["--offload-device-only"] if device_only else []),
         str(source),
     ]
@@ -253,6 +261,7 @@ def compile_unit(
         command=[toolchain.launcher.hipcc, *args],
         diagnostics=[_mapped(d, base, sources, texts) for d in found],
         missing_headers=missing,
+        include_dirs_found=[_in_tree(str(d), base) or str(d) for d in includes.found_dirs],
         cuda_file=file_map.cuda_path if file_map else None,
     )
 
@@ -368,42 +377,6 @@ def name_at(line: str, column: int, changed: Sequence[ChangedName]) -> ChangedNa
         if name.hip is None and line[offset : offset + len(name.cuda)] == name.cuda:
             return name
     return None
-
-
-def missing_headers(
-    source: Path, base: Path, include_dirs: Sequence[Path], toolchain: Toolchain
-) -> list[str]:
-    """Headers that ``source`` (and the project headers it includes) name but nothing provides.
-
-    Conditional compilation is not evaluated: a header under ``#ifdef`` counts as included.
-    """
-    scanner = compile_scanner()
-    missing: list[str] = []
-    seen: set[Path] = set()
-    stack = [(source, 0)]
-    while stack:
-        path, depth = stack.pop()
-        if path in seen or depth > _MAX_INCLUDE_DEPTH:
-            continue
-        seen.add(path)
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        for match in scanner.finditer(text):
-            if match.lastgroup != "include":
-                continue
-            written = match["ipath"]
-            name = written[1:-1].strip()
-            local = [path.parent] if written.startswith('"') else []
-            found = next(
-                (d / name for d in (*local, *include_dirs, base) if (d / name).is_file()), None
-            )
-            if found is not None:
-                stack.append((found.resolve(), depth + 1))
-            elif toolchain.find_header(name) is None and name not in missing:
-                missing.append(name)
-    return missing
 
 
 class _Progress:

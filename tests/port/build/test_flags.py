@@ -80,6 +80,9 @@ def run(
             "-lamdhip64 -lhipblas -lhipfft -lhiprand -lhipsparse -lhipsolver",
         ),
         ("-lnccl -lnvrtc -lcudnn -lcudadevrt", "-lrccl -lhiprtc -lMIOpen"),
+        # NVML has no ROCm library with its API: llm.c's Makefile links it for code that uses
+        # NVML only where <nvml.h> exists, and its port links once the flag is gone
+        ("-lhipblas -lnvidia-ml -o x", "-lhipblas -o x"),
         (
             "-O3 -std=c++17 -I/x -DNDEBUG -c a.cu -o a.o",
             "-O3 -std=c++17 -I/x -DNDEBUG -c a.cu -o a.o",

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import os
 import re
-import secrets
 import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -42,21 +40,35 @@ def _why(exc: OSError) -> str:
 
 def temp_path(path: Path) -> Path:
     """A fresh temporary name beside ``path`` that :data:`TEMP_NAME` matches."""
-    return path.with_name(f".{path.name}.rocport-{secrets.token_hex(6)}.tmp")
+    return path.with_name(f".{path.name}.rocport-{os.urandom(6).hex()}.tmp")
 
 
-def _write_temp(path: Path, payload: bytes, mode: int | None, durable: bool) -> Path:
-    """Write ``payload`` to a new temporary file beside ``path``; return its name."""
+def _write_temp(
+    path: Path, payload: bytes, mode: int | None, durable: bool, *, make_parents: bool = False
+) -> Path:
+    """Write ``payload`` to a new temporary file beside ``path``; return its name. With
+    ``make_parents``, a missing folder of ``path`` is created first (tried only when the file
+    cannot be created: the folder is there for all files but the first)."""
     tmp = temp_path(path)
-    fd = os.open(tmp, _NEW_FILE, 0o666)  # the umask applies
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
+        fd = os.open(tmp, _NEW_FILE, 0o666)  # the umask applies
+    except (FileNotFoundError, NotADirectoryError):
+        if not make_parents:
+            raise
+        path.parent.mkdir(parents=True, exist_ok=True)  # raises where it cannot be a folder
+        fd = os.open(tmp, _NEW_FILE, 0o666)
+    try:
+        try:
+            with memoryview(payload) as view:
+                written = 0
+                while written < len(view):
+                    written += os.write(fd, view[written:])
             if mode is not None:
-                os.fchmod(fh.fileno(), mode)
+                os.fchmod(fd, mode)
             if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
+                os.fsync(fd)
+        finally:
+            os.close(fd)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -79,17 +91,13 @@ def atomic_write(path: Path, data: bytes | str, *, mode: int | None = None) -> N
     path = Path(path)
     if mode is None:
         mode = _existing_mode(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
-    _replace_with(path, payload, mode)
+    _replace_with(path, payload, mode, make_parents=True)
 
 
-def _replace_with(path: Path, payload: bytes, mode: int) -> None:
+def _replace_with(path: Path, payload: bytes, mode: int, *, make_parents: bool = False) -> None:
     """Write ``payload`` to a temporary file beside ``path`` and rename it over ``path``."""
     try:
-        tmp = _write_temp(path, payload, mode, durable=False)
+        tmp = _write_temp(path, payload, mode, durable=False, make_parents=make_parents)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {_why(exc)}") from exc
     try:
@@ -104,10 +112,10 @@ def write_if_changed(path: Path, data: bytes | str, *, mode: int | None = None) 
     ``mode``); return whether it wrote."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        same = not os.path.islink(path) and Path(path).read_bytes() == payload
+        same = not stat.S_ISLNK(os.lstat(path).st_mode) and Path(path).read_bytes() == payload
         if same and (mode is None or _existing_mode(path) == mode):
             return False
-    except OSError:
+    except OSError:  # not there (nothing to compare), or unreadable: written below
         pass
     atomic_write(path, payload, mode=mode)
     return True
@@ -236,6 +244,8 @@ class Snapshot:
 
 
 def digest(data: bytes) -> bytes:
+    import hashlib  # (only in-place edits need it: not loaded at every start)
+
     return hashlib.blake2b(data, digest_size=16).digest()
 
 

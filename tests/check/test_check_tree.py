@@ -244,7 +244,7 @@ def test_headers_the_tree_has_are_found_as_its_build_would(write, rocm52, tmp_pa
             "include/scale.h": "#pragma once\nconstexpr float kScale = 2.0f;\n",
             "src/vendors/musa.h": "#pragma once\n#include <musa.h>\n",
             "src/kernel.cu": '#include <hip/hip_runtime.h>\n#include "scale.h"\n'
-            "#ifdef USE_MUSA\n#include \"vendors/musa.h\"\n#endif\n"
+            '#ifdef USE_MUSA\n#include "vendors/musa.h"\n#endif\n'
             "__global__ void scale(float* x) { x[threadIdx.x] *= kScale; }\n",
         },
     )

@@ -193,6 +193,25 @@ def test_scanner_sees_the_lexers_code_identifiers(mappings, text):
     assert {start for start, _ in fast} == lexed
 
 
+#: ASCII text with the control characters that ``\s`` reads differently under ``re.ASCII``
+ascii_text = st.lists(
+    st.sampled_from(
+        [*PLAIN_PIECES, *PLAIN_NAMES, *CUDA_NAMES, *CUDA_PIECES, "\x1c", "\x1f", 'R"\x1c(']
+    ),
+    max_size=60,
+).map(lambda pieces: "".join(pieces).replace("\ufeff", ""))
+
+
+@SETTINGS
+@given(text=ascii_text)
+def test_the_ascii_scanner_reads_ascii_text_the_same(mappings, text):
+    """The scanner compiled for ASCII text (``re.ASCII``) finds the tokens of the one for any
+    text."""
+    plan = _plan(mappings["6.4"], PortOptions())
+    tokens = [(m.lastgroup, m.span()) for m in plan.scanner.finditer(text)]
+    assert [(m.lastgroup, m.span()) for m in plan.ascii_scanner.finditer(text)] == tokens
+
+
 def _wheel_headers() -> list:
     """The CUDA library headers that come with the torch wheel (nvidia/*/include)."""
     try:

@@ -4,6 +4,7 @@ the launch shim passes what the program set to hipModuleLaunchKernel (run on thi
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -41,6 +42,7 @@ def test_every_support_header_of_the_index_is_shipped() -> None:
     index = support.headers()
     assert set(index) == files
     for header in index.values():
+        assert re.fullmatch(r"rocport_[A-Za-z0-9_]+\.h", header.name)  # as includes are found
         assert set(header.needs) <= files
         for need in header.needs:  # a header includes what it needs, quoted
             assert f'#include "{need}"' in header.data().decode()

@@ -224,6 +224,7 @@ def port_tree(
             mapping,
             options,
             source_maps=toolchain is not None,
+            snapshots=in_place,
         )
         results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
         mark_partial_includes(results)

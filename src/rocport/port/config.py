@@ -30,7 +30,6 @@ import json
 import os
 import re
 import shlex
-import tomllib
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -180,6 +179,8 @@ def _macros(where: str, key: str, value: object) -> tuple[str, ...]:
 
 def load_config(path: Path) -> ProjectConfig:
     """Read and validate one ``rocport.toml``-style file."""
+    import tomllib  # (loaded only for a project that has such a file)
+
     where = str(path)
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))

@@ -215,6 +215,7 @@ def _since_key(text: str) -> tuple[int, int]:
 
 #: builds an Entry without NamedTuple's Python-level __new__ (about 10k entries per load)
 _new_entry = tuple.__new__
+_SINCE = Entry._fields.index("since")
 
 
 def _resolve(
@@ -276,7 +277,9 @@ def _by_facts(entry: Entry, older: dict[str, Any] | None, target: tuple[int, int
     its HIP name or header exists there; ``None`` where they do not."""
     state = (header_state if entry.family == "includes" else name_state)(entry.hip, target)
     if state.kind == "available":
-        return entry if entry.since == state.added else entry._replace(since=state.added)
+        if entry.since == state.added:
+            return entry
+        return _new_entry(Entry, (*entry[:_SINCE], state.added, *entry[_SINCE + 1 :]))
     if state.kind == "unknown":
         return None if state.added is None else entry  # a row, but no source for target
     if state.replacement and name_state(state.replacement, target).kind == "available":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -100,6 +101,15 @@ def empty_counts() -> dict[str, int]:
     return dict.fromkeys(("found", *_OUTCOMES), 0)
 
 
+def total_counts(many: Iterable[dict[str, int]]) -> dict[str, int]:
+    """The sum of counts (each as :func:`empty_counts` makes them)."""
+    total = empty_counts()
+    for counts in many:
+        for key, value in counts.items():
+            total[key] += value
+    return total
+
+
 @dataclass(slots=True)
 class FileReport:
     """What happened to one file of a tree.
@@ -140,11 +150,7 @@ class FileReport:
 
     @property
     def counts(self) -> dict[str, int]:
-        total = empty_counts()
-        for counts in self.families.values():
-            for key, value in counts.items():
-                total[key] += value
-        return total
+        return total_counts(self.families.values())
 
     @property
     def on_disk(self) -> bool:
@@ -154,7 +160,9 @@ class FileReport:
     @property
     def converted(self) -> bool:
         """Translated, on disk, nothing left over, and (with --check) it compiled."""
-        counts = self.counts
+        return self._converted(self.counts)
+
+    def _converted(self, counts: dict[str, int]) -> bool:
         return (
             self.status is FileStatus.TRANSLATED
             and self.on_disk
@@ -165,20 +173,21 @@ class FileReport:
         )
 
     def to_dict(self) -> dict:
+        counts = self.counts
         return {
             "path": self.path,
             "kind": self.kind,
             "status": self.status.value,
             "output": self.output,
             "written": self.written,
-            "converted": self.converted,
+            "converted": self._converted(counts),
             "compiled": self.compiled,
             "size": self.size,
             "message": self.message,
             "backup": self.backup,
             "check_message": self.check_message,
             "partial_include": self.partial_include,
-            "counts": self.counts,
+            "counts": counts,
             "families": {name: dict(c) for name, c in sorted(self.families.items())},
             "issues": [ref.to_dict() for ref in self.issues],
         }
@@ -200,11 +209,7 @@ class TreeReport:
 
     @property
     def counts(self) -> dict[str, int]:
-        total = empty_counts()
-        for report in self.files:
-            for key, value in report.counts.items():
-                total[key] += value
-        return total
+        return total_counts(report.counts for report in self.files)
 
     @property
     def families(self) -> FamilyCounts:

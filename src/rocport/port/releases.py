@@ -102,6 +102,7 @@ def _facts() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@cache  # (a few distinct versions, thousands of rows)
 def _key(version: str) -> tuple[int, int]:
     major, minor = version.split(".")[:2]
     return int(major), int(minor)

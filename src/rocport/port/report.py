@@ -23,7 +23,7 @@ from rocport import __version__, _json
 from rocport._fs import atomic_write
 from rocport._printable import markup, printable
 from rocport.port.mapping import available_releases
-from rocport.port.model import FileReport, FileStatus, TreeReport
+from rocport.port.model import FileReport, FileStatus, TreeReport, total_counts
 from rocport.port.releases import target
 
 SCHEMA = 1
@@ -52,6 +52,7 @@ def _release(rocm: str | None) -> dict[str, str | None]:
 def to_dict(report: TreeReport) -> dict:
     """The JSON document of a report."""
     options = report.options
+    files = [f.to_dict() for f in report.files]
     return {
         "schema": SCHEMA,
         "tool": "rocport",
@@ -73,14 +74,14 @@ def to_dict(report: TreeReport) -> dict:
         "seconds": round(report.seconds, 4),
         "check": report.check,
         "totals": {
-            "files": len(report.files),
-            "converted": sum(f.converted for f in report.files),
+            "files": len(files),
+            "converted": sum(f["converted"] for f in files),
             "written": sum(f.written for f in report.files),
             "statuses": report.statuses,
-            "counts": report.counts,
+            "counts": total_counts(f["counts"] for f in files),
             "families": report.families,
         },
-        "files": [f.to_dict() for f in report.files],
+        "files": files,
     }
 
 

@@ -32,9 +32,11 @@ _COMMENT = (
     rf"/(?P<comment>{_LINE_COMMENT[1:]}(?:\n[ \t]*{_LINE_COMMENT})*"
     r"|\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\*+\Z|\Z))"
 )
+#: (``\x1c-\x1f`` are whitespace to ``\s`` in a ``str`` pattern, but not under ``re.ASCII``:
+#: listed, so that the scanner for ASCII text reads raw strings the same)
 _RAW = (
     r'"(?:(?<=(?<![\w$])R")|(?<=(?<![\w$])[uUL]R")|(?<=(?<![\w$])u8R"))'
-    r'(?P<raw>(?P<delim>[^()\\\s"]{0,16})\((?s:.*?)(?:\)(?P=delim)"|\Z))'
+    r'(?P<raw>(?P<delim>[^()\\\s\x1c-\x1f"]{0,16})\((?s:.*?)(?:\)(?P=delim)"|\Z))'
 )
 _STRING = r'"(?P<string>[^"\\\n]*(?:\\(?:[ \t\f\v\r]*\n|.|\Z)[^"\\\n]*)*"?)'
 _CHAR = (
@@ -140,14 +142,16 @@ def identifier_branches(prefixes: list[str], names: list[str]) -> list[str]:
 
 
 @cache
-def compile_scanner(ident_branches: tuple[str, ...]) -> re.Pattern[str]:
+def compile_scanner(ident_branches: tuple[str, ...], *, ascii: bool = False) -> re.Pattern[str]:
     """The scanner, with ``ident_branches`` (from :func:`identifier_branches`) as identifiers.
 
     Identifier branches have no named group: an identifier is a match whose ``lastgroup`` is
-    None. Keeping them at the top level keeps every alternative literal-first.
+    None. Keeping them at the top level keeps every alternative literal-first. With ``ascii``
+    it is compiled with ``re.ASCII``, for text that is all ASCII (``str.isascii()``): the same
+    tokens about a tenth faster (``\\w`` is then looked up in a table of 128 characters).
     """
     parts = [_COMMENT, _RAW, _STRING, _CHAR, _INCLUDE, _LAUNCH, *ident_branches]
-    return re.compile("|".join(parts), re.MULTILINE)
+    return re.compile("|".join(parts), re.MULTILINE | (re.ASCII if ascii else 0))
 
 
 def trie(words: list[str]) -> str:

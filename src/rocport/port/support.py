@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
+from operator import attrgetter
 from pathlib import Path
 
 from rocport._fs import write_if_changed
@@ -35,9 +36,14 @@ from rocport.port import directives
 from rocport.port.model import FileReport, FileStatus, Outcome, Reference, Translation
 from rocport.port.tree import FileResult, Item
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?P<path>"[^"\n]+"|<[^>\n]+>)', re.MULTILINE)
-_QUOTED_STR = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"', re.MULTILINE)
-_QUOTED = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"', re.MULTILINE)
+#: literal-first, so that ``re`` skips to each ``#``; the line start is checked after
+_INCLUDE = re.compile(r'#[ \t]*include[ \t]*(?P<path>"[^"\n]+"|<[^>\n]+>)')
+_QUOTED = re.compile(rb'#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"')
+#: a quoted include of a support header (every support header's name has this shape)
+_SUPPORT_INCLUDE = re.compile(r'"rocport_[A-Za-z0-9_]+\.h"')
+_NAME = attrgetter("name")
+_HIP = attrgetter("hip")
+_POSITION = attrgetter("line", "column")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,12 +132,20 @@ def apply(
     stand_ins = _stand_ins()
     edits: list[tuple[int, int, str]] = []
     replaced: dict[tuple[str, int], SupportHeader] = {}  # (include, input line) -> header
-    if any(name in out for name in stand_ins):
+    stand_in_includes = []
+    included: set[str] = set()  # support headers included already (translating a port again)
+    for m in _INCLUDE.finditer(out):
+        path = m.group("path")
+        if path[1:-1] in stand_ins and _at_line_start(out, m.start()):
+            stand_in_includes.append(m)
+        if _SUPPORT_INCLUDE.fullmatch(path) and _at_line_start(out, m.start()):
+            included.add(path[1:-1])
+    if stand_in_includes:
         reported = {(r.name, r.line) for r in refs if r.family == "include"}
-        for m in _INCLUDE.finditer(out):
+        for m in stand_in_includes:
             written = m.group("path")[1:-1]
-            header = stand_ins.get(written)
-            if header is None or in_tree(written, includer, present):
+            header = stand_ins[written]
+            if in_tree(written, includer, present):
                 continue
             start, end = m.span("path")
             edits.append((start, end, f'"{header.name}"'))
@@ -149,11 +163,13 @@ def apply(
         for start, end, new in reversed(edits):
             out = out[:start] + new + out[end:]
     providers = _providers()
-    included = {h.name for h in replaced.values()} | {r.hip for r in added}
-    if "rocport_" in out:  # a support header included already (translating a port again)
-        included.update(_QUOTED_STR.findall(out))
+    included.update(h.name for h in replaced.values())
+    included.update(r.hip for r in added)
     needed: list[str] = []
-    if replaced or any(r.outcome is not Outcome.TRANSLATED and r.name in providers for r in refs):
+    if replaced or (
+        not providers.keys().isdisjoint(map(_NAME, refs))
+        and any(r.outcome is not Outcome.TRANSLATED and r.name in providers for r in refs)
+    ):
         new_refs = []
         for r in refs:
             header = replaced.get((r.name, r.line)) if r.family == "include" else None
@@ -168,13 +184,11 @@ def apply(
                     needed.append(header.name)
             new_refs.append(r)
         refs = new_refs
-    completers = _completers()
-    for r in refs:
-        header = completers.get(r.hip) if r.outcome is Outcome.TRANSLATED else None
-        if header is not None and header.name not in needed:
-            needed.append(header.name)
+    for name in _completing(refs):
+        if name not in needed:
+            needed.append(name)
     for name in needed:
-        if re.search(rf'^[ \t]*#[ \t]*include[ \t]*"{re.escape(name)}"', out, re.MULTILINE):
+        if name in included:
             continue
         at = directives.header_end(out)
         newline = "\r\n" if "\r\n" in out[: out.find("\n") + 1 or None] else "\n"
@@ -183,8 +197,33 @@ def apply(
         inserted = sorted([line, *(i + 1 if i >= line else i for i in inserted)])
     if not added and out is translation.text and refs is translation.references:
         return translation
-    refs = sorted([*refs, *added], key=lambda r: (r.line, r.column))
+    if added:
+        refs = sorted([*refs, *added], key=_POSITION)
     return Translation(out, refs, list(inserted))
+
+
+def _at_line_start(text: str, offset: int) -> bool:
+    """Whether only spaces and tabs precede ``offset`` on its line."""
+    return not text[text.rfind("\n", 0, offset) + 1 : offset].strip(" \t")
+
+
+def _completing(refs: list[Reference]) -> list[str]:
+    """The support headers that complete the HIP names of translated ``refs``, in the order of
+    their first such reference (searched in C: a file holds thousands of references)."""
+    completers = _completers()
+    hips = list(map(_HIP, refs))
+    if completers.keys().isdisjoint(hips):
+        return []
+    first: dict[str, int] = {}
+    for hip, header in completers.items():
+        try:
+            at = hips.index(hip)
+            while refs[at].outcome is not Outcome.TRANSLATED:
+                at = hips.index(hip, at + 1)
+        except ValueError:  # no translated reference has this HIP name
+            continue
+        first[header.name] = min(at, first.get(header.name, at))
+    return sorted(first, key=first.__getitem__)
 
 
 def _closure(names: Iterable[str]) -> list[str]:
@@ -207,6 +246,15 @@ def _output_text(result: FileResult) -> bytes:
         return b""
 
 
+def _support_includes(data: bytes) -> list[str]:
+    """The support headers that ``data`` includes (``#include "rocport_….h"`` lines)."""
+    names = []
+    for match in _QUOTED.finditer(data):
+        if not data[data.rfind(b"\n", 0, match.start()) + 1 : match.start()].strip(b" \t"):
+            names.append(match.group(1).decode())
+    return names
+
+
 def added_headers(results: list[FileResult]) -> list[FileResult]:
     """The support headers that the translated files include, as results to write: one copy in
     each folder that has an including file, unless the tree has a file of that name there."""
@@ -217,8 +265,7 @@ def added_headers(results: list[FileResult]) -> list[FileResult]:
         item = result.item
         if item.kind != "source" or result.report.status is not FileStatus.TRANSLATED:
             continue
-        names = [m.decode() for m in _QUOTED.findall(_output_text(result))]
-        for name in _closure(names):
+        for name in _closure(_support_includes(_output_text(result))):
             rel = posixpath.join(posixpath.dirname(item.rel), name)
             if rel in existing or rel in planned:
                 continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 
 from rocport.port import directives
@@ -101,12 +102,20 @@ class _Plan:
         # names the prefixes miss, qualified ones included ("thrust::cuda" is one token)
         names = [n for n in mapping.entries if cuda_like.match(n) is None]
         names += [n for n in (*self.extra, *DEVICE_KEYWORDS) if cuda_like.match(n) is None]
-        branches = identifier_branches(split_alternatives(cuda_like.pattern), names)
-        self.scanner = compile_scanner(tuple(branches))
+        self.branches = tuple(identifier_branches(split_alternatives(cuda_like.pattern), names))
         self.rules: dict[str, _Rule | None] = {}
         self.includes: dict[tuple[str, bool], _Rule | None] = {}
         reason = runtime_reason(mapping.rocm)  # warpSize read at run time (ROCm 7)
         self.warp_rule = reason and _Rule(None, Outcome.UNSUPPORTED, "device", reason, plain=True)
+
+    @cached_property
+    def scanner(self) -> re.Pattern[str]:
+        return compile_scanner(self.branches)
+
+    @cached_property
+    def ascii_scanner(self) -> re.Pattern[str]:
+        """The scanner for text that is all ASCII (the same tokens, faster)."""
+        return compile_scanner(self.branches, ascii=True)
 
     def rule(self, name: str) -> _Rule | None:
         try:
@@ -285,7 +294,8 @@ class _Translator:
         found = self.found
         skip_until = 0
         off_start: int | None = None
-        for match in plan.scanner.finditer(text):
+        scanner = plan.ascii_scanner if text.isascii() else plan.scanner
+        for match in scanner.finditer(text):
             kind = match.lastgroup
             if kind is None:  # an identifier
                 start = match.start()

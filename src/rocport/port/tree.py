@@ -180,6 +180,7 @@ class Engine:
     mapping: object
     options: PortOptions
     source_maps: bool = False  # keep each source file's line map (for compiling the output)
+    snapshots: bool = False  # keep what each changed input held when read (for --in-place)
 
     def run(self, item: Item) -> FileResult:
         """Read and translate one selected source or build file; nothing is written here."""
@@ -230,7 +231,8 @@ class Engine:
             file_map = FileMap.from_translation(item.rel, translation)
         if payload == data:
             return FileResult(item, report, None, file_map)
-        return FileResult(item, report, payload, file_map, Snapshot.of(data, st))
+        read = Snapshot.of(data, st) if self.snapshots else None
+        return FileResult(item, report, payload, file_map, read)
 
 
 _ENGINE: Engine | None = None  # set in each worker process by _start_worker
@@ -278,9 +280,12 @@ def translate_items(
 ) -> list[FileResult]:
     """Translate the selected source and build items, in a process pool when it pays off."""
     work = [item for item in items if item.selected and item.kind in ("source", "build")]
-    size = sum(item.src.stat().st_size for item in work)
     done: dict[str, FileResult] = {}
-    if jobs <= 1 or len(work) < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
+    if (
+        jobs <= 1
+        or len(work) < PARALLEL_MIN_FILES
+        or sum(item.src.stat().st_size for item in work) < PARALLEL_MIN_BYTES
+    ):
         _collect(map(engine.run, work), done, progress, len(work))
     else:
         from concurrent.futures import ProcessPoolExecutor  # loads multiprocessing: only here
@@ -340,10 +345,12 @@ def check_output_folders(results: list[FileResult], out_root: Path) -> None:
     """Refuse, before anything is written, an output path whose folder below ``out_root`` is a
     symlink (or not a folder): writing there would write through the link, out of the tree."""
     checked: set[Path] = set()
+    parents: set[Path] = set()  # the check depends on the folder only: once per folder
     for result in results:
         dest = result.item.dest
-        if dest is None or result.item.kind == "special":
+        if dest is None or result.item.kind == "special" or dest.parent in parents:
             continue
+        parents.add(dest.parent)
         for folder in reversed(dest.relative_to(out_root).parents[:-1]):
             path = out_root / folder
             if path in checked:

@@ -496,3 +496,11 @@ def test_comments_inside_a_dropped_mask_stay(mapping):
     assert "// every lane\n" in result.text and "FULL" not in result.text
     assert result.text.count("\n") == text.count("\n") + len(result.inserted_lines)
     assert port(result.text, mapping, warp_sync="mask-free").text == result.text
+
+
+def test_a_cuda_name_inside_a_mapped_namespace_is_renamed_at_once(mapping) -> None:
+    """``cub::cudaMalloc`` -> ``hipcub::hipMalloc`` in one port: leaving ``cudaMalloc`` for a
+    second port to rename would make porting a port change it (found by hypothesis)."""
+    once = port("cub::cudaMalloc(&p, n);\n", mapping).text
+    assert "hipcub::hipMalloc(&p, n);" in once
+    assert port(once, mapping).text == once

@@ -135,6 +135,11 @@ class _Plan:
             namespace, _, member = name.partition("::")
             scope = self.mapping.lookup(namespace)
             if scope is not None and scope.supported:
+                # a member that is a CUDA name of its own is renamed too (``cub::cudaMalloc``):
+                # ``hipcub::cudaMalloc`` would become ``hipcub::hipMalloc`` in a second port
+                inner = self.mapping.lookup(member)
+                if inner is not None and inner.supported and inner.hip and not inner.transform:
+                    member = inner.hip
                 hip = f"{scope.hip}::{member}"
                 return _Rule(
                     None if hip == name else hip, Outcome.TRANSLATED, scope.family, scope.note, hip

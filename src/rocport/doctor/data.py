@@ -52,12 +52,20 @@ def newest_release() -> str:
     return max(releases(), key=Version)
 
 
-def nearest(spec: Version, count: int = 2) -> list[str]:
-    """The known releases just below and just above ``spec``."""
-    known = sorted(releases(), key=Version)
+def nearest(spec: Version, count: int = 2, *, with_torch: bool = False) -> list[str]:
+    """The known releases just below and just above ``spec`` (``with_torch``: of those that
+    PyTorch's stable indexes serve)."""
+    known = sorted(
+        (r for r, rel in releases().items() if rel["pytorch"] or not with_torch), key=Version
+    )
     below = [r for r in known if Version(r) < spec][-count:]
     above = [r for r in known if Version(r) > spec][:count]
     return below + above
+
+
+def newest_torch_index(rel: dict[str, Any]) -> dict[str, Any]:
+    """The stable PyTorch index entry of release ``rel`` that serves the newest torch."""
+    return max(rel["pytorch"], key=lambda i: Version(i["torch"][-1]))
 
 
 def resolve_release(spec: str | None) -> str:

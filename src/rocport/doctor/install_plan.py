@@ -116,7 +116,7 @@ def _pytorch_step(rel: dict[str, Any]) -> Step:
     page for the release; else a note naming the nearest releases that have a stable index."""
     line, venv = rel["line"], f'python3 -m venv "{VENV}"'
     if rel["pytorch"]:
-        best = _newest_torch(rel)
+        best = data.newest_torch_index(rel)
         torch = best["torch"][-1]
         return Step(
             f"PyTorch {torch} built for ROCm {line}, in a virtual environment",
@@ -138,8 +138,9 @@ def _pytorch_step(rel: dict[str, Any]) -> Step:
                 f'"{VENV}/bin/pip" install {pre}{" ".join(amd["packages"])} '
                 f"--index-url {amd['index']}",
             ),
-            note=f"PyTorch publishes no stable torch for ROCm {line}, and nightly builds change "
-            f"from day to day; {stable}.",
+            note=f"PyTorch publishes no stable torch for ROCm {line}"
+            + (", and nightly builds change from day to day" if amd["pre"] else "")
+            + f"; {stable}.",
         )
     return Step(
         f"PyTorch: neither PyTorch nor AMD's PyTorch page lists a build for ROCm {line}",
@@ -150,20 +151,12 @@ def _pytorch_step(rel: dict[str, Any]) -> Step:
     )
 
 
-def _newest_torch(rel: dict[str, Any]) -> dict[str, Any]:
-    """The stable index entry of ``rel`` that serves the newest torch."""
-    return max(rel["pytorch"], key=lambda i: Version(i["torch"][-1]))
-
-
 def _nearest_stable(release: str) -> str:
     """The nearest releases below and above ``release`` that PyTorch's stable indexes serve,
     as "nearest releases with a stable torch: ROCm 6.4.3 (rocm6.4, torch 2.9.1), ..."."""
-    known = sorted((r for r, rel in data.releases().items() if rel["pytorch"]), key=Version)
-    below = [r for r in known if Version(r) < Version(release)][-1:]
-    above = [r for r in known if Version(r) > Version(release)][:1]
     found = []
-    for near in below + above:
-        best = _newest_torch(data.releases()[near])
+    for near in data.nearest(Version(release), 1, with_torch=True):
+        best = data.newest_torch_index(data.releases()[near])
         found.append(f"ROCm {near} ({best['index'].rsplit('/', 1)[1]}, torch {best['torch'][-1]})")
     return "nearest releases with a stable torch: " + (", ".join(found) or "none")
 

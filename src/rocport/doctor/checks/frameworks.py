@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from packaging.version import Version
-
 from rocport.doctor import data
 from rocport.doctor.checks.base import Check, check
 from rocport.doctor.context import Context
@@ -17,7 +15,7 @@ def _pip(ctx: Context) -> str:
     amd = ctx.release_data.get("amd_pytorch") or []
     python = ctx.torch.get("executable") or ("python3" if ctx.host.offline else ctx.python)
     if indexes:
-        index = max(indexes, key=lambda i: Version(i["torch"][-1]))["index"]
+        index = data.newest_torch_index(ctx.release_data)["index"]
         return f"{python} -m pip install --force-reinstall torch torchvision --index-url {index}"
     if amd:
         pre = "--pre " if amd[0]["pre"] else ""

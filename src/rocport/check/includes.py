@@ -19,7 +19,7 @@ from rocport.lexer import compile_scanner
 
 _MAX_INCLUDE_DEPTH = 32
 #: folders never searched for units or headers
-SKIPPED_DIRS = frozenset({"__pycache__", "CMakeFiles", "node_modules"})
+_SKIPPED_DIRS = frozenset({"__pycache__", "CMakeFiles", "node_modules"})
 #: file name -> the tree's files of that name (absolute, sorted)
 TreeFiles = Mapping[str, list[Path]]
 
@@ -28,7 +28,7 @@ def tree_files(tree: Path) -> TreeFiles:
     """Every file under ``tree`` (not hidden), by file name."""
     found: dict[str, list[Path]] = {}
     for folder, dirs, files in os.walk(tree):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
         for name in sorted(files):
             found.setdefault(name, []).append(Path(folder, name))
     return found

@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from rocport.check.diagnostics import CompilerDiagnostic, parse_diagnostics
-from rocport.check.includes import SKIPPED_DIRS, TreeFiles, resolve_includes, tree_files
+from rocport.check.includes import TreeFiles, resolve_includes, tree_files
 from rocport.check.model import CheckReport, Diagnostic, Mode, Site, Status, UnitResult
 from rocport.check.sourcemap import ChangedName, SourceMap
 from rocport.check.toolchain import Toolchain, find_toolchain
@@ -51,15 +51,14 @@ class CheckOptions:
     timeout: float = 600
 
 
-def find_units(tree: Path) -> list[str]:
-    """Translation units under ``tree`` (relative, ``/``-separated, sorted), not hidden."""
+def find_units(tree: Path, files: TreeFiles | None = None) -> list[str]:
+    """Translation units under ``tree`` (relative, ``/``-separated, sorted), not hidden;
+    ``files``: the tree's files, where :func:`tree_files` has read them already."""
     if tree.is_file():
         return [tree.name]
     units = []
-    for folder, dirs, files in os.walk(tree):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-        for name in files:
-            path = Path(folder, name)
+    for paths in (tree_files(tree) if files is None else files).values():
+        for path in paths:
             suffix = path.suffix.lower()
             if suffix in UNIT_SUFFIXES or (suffix in HOST_SUFFIXES and _uses_hip(path)):
                 units.append(path.relative_to(tree).as_posix())
@@ -119,7 +118,8 @@ def check_tree(
             f"{', '.join(unknown)}: not a GPU target of HIP {toolchain.release} "
             f"(clang {toolchain.clang_version}); it knows {', '.join(near) or 'none like it'}"
         )
-    selected = sorted(units) if units is not None else find_units(root)
+    files = tree_files(root) if root.is_dir() else None
+    selected = sorted(units) if units is not None else find_units(root, files)
     if not selected:
         raise InputError(f"no translation units (.hip, .cu, or C++ files using HIP) in {tree}")
     for rel in selected:
@@ -151,7 +151,6 @@ def check_tree(
         _Progress(progress, len(selected), toolchain) as advance,
         ThreadPoolExecutor(workers) as pool,
     ):
-        files = tree_files(root) if root.is_dir() else None
         futures = [
             pool.submit(compile_unit, base, rel, toolchain, options, sources, files)
             for rel in selected

@@ -114,3 +114,10 @@ def _blank(match: re.Match[str]) -> str:
 def blank_non_code(text: str) -> str:
     """Return ``text`` with comments and literal contents replaced by spaces (same length)."""
     return _NON_CODE.sub(_blank, text)
+
+
+def at_line_start(text: str | bytes, offset: int) -> bool:
+    """Whether only spaces and tabs precede ``offset`` on its line (``text`` str or bytes): where
+    a directive found by a literal-first search (``#...``) may start."""
+    newline, blanks = ("\n", " \t") if isinstance(text, str) else (b"\n", b" \t")
+    return not text[text.rfind(newline, 0, offset) + 1 : offset].strip(blanks)

@@ -32,6 +32,7 @@ from operator import attrgetter
 from pathlib import Path
 
 from rocport._fs import write_if_changed
+from rocport.lexer import at_line_start
 from rocport.port import directives
 from rocport.port.model import FileReport, FileStatus, Outcome, Reference, Translation
 from rocport.port.tree import FileResult, Item
@@ -136,9 +137,9 @@ def apply(
     included: set[str] = set()  # support headers included already (translating a port again)
     for m in _INCLUDE.finditer(out):
         path = m.group("path")
-        if path[1:-1] in stand_ins and _at_line_start(out, m.start()):
+        if path[1:-1] in stand_ins and at_line_start(out, m.start()):
             stand_in_includes.append(m)
-        if _SUPPORT_INCLUDE.fullmatch(path) and _at_line_start(out, m.start()):
+        if _SUPPORT_INCLUDE.fullmatch(path) and at_line_start(out, m.start()):
             included.add(path[1:-1])
     if stand_in_includes:
         reported = {(r.name, r.line) for r in refs if r.family == "include"}
@@ -202,11 +203,6 @@ def apply(
     return Translation(out, refs, list(inserted))
 
 
-def _at_line_start(text: str, offset: int) -> bool:
-    """Whether only spaces and tabs precede ``offset`` on its line."""
-    return not text[text.rfind("\n", 0, offset) + 1 : offset].strip(" \t")
-
-
 def _completing(refs: list[Reference]) -> list[str]:
     """The support headers that complete the HIP names of translated ``refs``, in the order of
     their first such reference (searched in C: a file holds thousands of references)."""
@@ -250,7 +246,7 @@ def _support_includes(data: bytes) -> list[str]:
     """The support headers that ``data`` includes (``#include "rocport_….h"`` lines)."""
     names = []
     for match in _QUOTED.finditer(data):
-        if not data[data.rfind(b"\n", 0, match.start()) + 1 : match.start()].strip(b" \t"):
+        if at_line_start(data, match.start()):
             names.append(match.group(1).decode())
     return names
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from rocport._diagnostics import Applicability, Edit, Fix
+from rocport.lexer import at_line_start
 from rocport.scan import cexpr
 from rocport.scan.context import CudaSource, Function
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
@@ -658,7 +659,7 @@ def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     while (match := pattern.search(text, pos)) is not None:
         at = match.start()
         if directive:
-            fits = not text[text.rfind("\n", 0, at) + 1 : at].strip(" \t")
+            fits = at_line_start(text, at)
         else:
             fits = at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
         if fits:

@@ -55,6 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import rocport.check
 from rocport._fs import atomic_write
 from rocport.check import check_tree, find_toolchain, find_units
 from rocport.check.toolchain import Launcher, Toolchain
@@ -398,7 +399,7 @@ def compile_units(
     """``rocport check`` every translation unit (every ``sample``-th one, by sorted path);
     per-program results come from the cache."""
     # the check code is part of the key: a change in how units are compiled redoes them
-    checker = Path(check_tree.__code__.co_filename).parent
+    checker = Path(rocport.check.__file__).parent
     code = _digest((p for p in checker.rglob("*") if "__pycache__" not in p.parts), checker)
     salt = f"check\0{code}\0{toolchain.hip_version}\0{','.join(archs)}"
     if sample > 1 or flags:

@@ -12,7 +12,7 @@ import string
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import accumulate
 
 from rocport._diagnostics import (
@@ -579,52 +579,25 @@ class CudaSource(_Source):
             if end == -1 or (at and (code[at - 1].isalnum() or code[at - 1] == "_")):
                 continue
             statement = code[statement_start:end]
-            bracket = statement.find("[")
+            parsed = _shared_statement(statement)
+            if parsed is None:
+                continue
+            bracket, type_name, element, declarators = parsed
             extern = (
                 code.find("extern", max(0, at - 40), at) != -1
                 or statement.find("extern", 0, len(statement) if bracket == -1 else bracket) != -1
             )
-            # drop qualifiers and alignment, keep "type declarator, declarator"
-            cleaned = (
-                _DECL_NOISE.sub(_blanked, statement)
-                if "align" in statement  # what every _DECL_NOISE match contains
-                or "extern" in statement
-                or "static" in statement
-                or "volatile" in statement
-                or "const" in statement
-                or "__restrict__" in statement
-                else statement
-            )
-            type_match = _DECL_TYPE.match(cleaned)
-            if type_match is None:
-                continue
-            type_name = " ".join(type_match.group(1).split())
-            element = cexpr.sizeof(type_name)
-            pos = type_match.end()
-            for part_start, _ in _split_top_level(cleaned[pos:]):
-                declarator = _DECLARATOR.match(cleaned, pos + part_start)
-                name = declarator.group("name") if declarator else None
-                if not name:
-                    continue
+            for name_at, name, extents in declarators:
                 dims = []
                 size = element
-                dims_text = declarator.group("dims")
-                if dims_text:
-                    dims_start = statement_start + declarator.start("dims")
-                    for dim in _DIM.finditer(dims_text):
-                        extent = dim.group(1)
-                        start = dims_start + dim.start(1)
-                        dims.append((start, start + len(extent)))
-                        value = self.evaluate(extent) if extent.strip() else None
-                        size = None if size is None or value is None else size * value
+                for dim_at, extent in extents:
+                    start = statement_start + dim_at
+                    dims.append((start, start + len(extent)))
+                    value = self.evaluate(extent) if extent.strip() else None
+                    size = None if size is None or value is None else size * value
                 found.append(
                     SharedArray(
-                        statement_start + declarator.start("name"),
-                        type_name,
-                        name,
-                        tuple(dims),
-                        extern,
-                        size,
+                        statement_start + name_at, type_name, name, tuple(dims), extern, size
                     )
                 )
         return found
@@ -792,6 +765,47 @@ def _name_before(code: str, open_paren: int, floor: int) -> _Name | None:
     if start == end or code[start].isdigit():
         return None
     return _Name(code[start:end], start)
+
+
+@lru_cache(maxsize=4096)
+def _shared_statement(
+    statement: str,
+) -> tuple[int, str, int | None, tuple[tuple[int, str, tuple[tuple[int, str], ...]], ...]] | None:
+    """What a ``__shared__`` statement (the text after the keyword, to its ``;``) declares:
+    the offset of its first ``[`` (-1: none), the element type, its size, and per declarator
+    the offset of its name, the name and each dimension's offset and text (None: no type).
+    Cached: the same statements come back in file after file of a project."""
+    # drop qualifiers and alignment, keep "type declarator, declarator"
+    cleaned = (
+        _DECL_NOISE.sub(_blanked, statement)
+        if "align" in statement  # what every _DECL_NOISE match contains
+        or "extern" in statement
+        or "static" in statement
+        or "volatile" in statement
+        or "const" in statement
+        or "__restrict__" in statement
+        else statement
+    )
+    type_match = _DECL_TYPE.match(cleaned)
+    if type_match is None:
+        return None
+    type_name = " ".join(type_match.group(1).split())
+    pos = type_match.end()
+    declarators = []
+    for part_start, _ in _split_top_level(cleaned[pos:]):
+        declarator = _DECLARATOR.match(cleaned, pos + part_start)
+        name = declarator.group("name") if declarator else None
+        if not name:
+            continue
+        extents = ()
+        dims_text = declarator.group("dims")
+        if dims_text:
+            dims_start = declarator.start("dims")
+            extents = tuple(
+                (dims_start + dim.start(1), dim.group(1)) for dim in _DIM.finditer(dims_text)
+            )
+        declarators.append((declarator.start("name"), name, extents))
+    return statement.find("["), type_name, cexpr.sizeof(type_name), tuple(declarators)
 
 
 def _blanked(match: re.Match[str]) -> str:

@@ -19,6 +19,7 @@ import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import attrgetter
 
 from rocport._diagnostics import Applicability, Edit, Fix
@@ -212,21 +213,19 @@ def model_at(src: CudaSource, offset: int) -> Model | None:
     model = graph.models.get(members[0])
     if model is None:  # made on first use: most functions of a file are never asked about
         model = Model([graph.functions[i] for i in members], header=graph.header)
-        model.memo["words"] = ([graph.words[i] for i in members], graph.warp_names)
         graph.models[members[0]] = model
     return _fill(src, model)
 
 
 @dataclass(slots=True)
 class _CallGraph:
-    """A file's functions joined into models, and the names each body uses."""
+    """A file's functions joined into models."""
 
     functions: list[Function]
     #: body start of each function -> the indexes of its model's functions (one list per model)
     groups: dict[int, list[int]]
-    words: list[set[str]]
-    #: the file's warp-size names
-    warp_names: set[str]
+    #: the code with punctuation blanked (same offsets): a span of it, split, gives its names
+    names: str
     header: bool
     #: the models made so far, by the index of their first function
     models: dict[int, Model] = field(default_factory=dict)
@@ -243,7 +242,7 @@ def _build(src: CudaSource) -> _CallGraph:
     functions = src.functions
     header = src.path.endswith(_HEADER_SUFFIXES)
     if not functions:
-        return _CallGraph(functions, {}, [], set(), header)
+        return _CallGraph(functions, {}, "", header)
     parent = list(range(len(functions)))
 
     def root(i: int) -> int:
@@ -258,29 +257,27 @@ def _build(src: CudaSource) -> _CallGraph:
     for indexes in by_name.values():
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
-    # the names each body uses (C-level passes over the file, once): calls, and what shuffles
-    names = src.code.translate(_PUNCTUATION)  # same offsets as the code
-    words = [set(names[a + 1 : b].split()) for a, b in (f.body for f in functions)]
+    # a body that names a function joins its model (a body's other names are split again only
+    # for the models a rule asks about: most are never asked about)
+    names = src.code.translate(_PUNCTUATION)
     function_names = set(by_name)
-    for index, used in enumerate(words):
-        for name in used & function_names:
-            for other in by_name[name]:
-                if other != index:
-                    parent[root(other)] = root(index)
+    for index, (start, end) in enumerate(f.body for f in functions):
+        for name in function_names.intersection(names[start + 1 : end].split()):
+            parent[root(index)] = root(by_name[name][0])
     members: dict[int, list[int]] = {}
     for index in range(len(functions)):
         members.setdefault(root(index), []).append(index)
     groups = {functions[i].body[0]: group for group in members.values() for i in group}
-    return _CallGraph(functions, groups, words, _warp_size_names(set().union(*words)), header)
+    return _CallGraph(functions, groups, names, header)
 
 
-def _warp_size_names(words: set[str]) -> set[str]:
-    """The warp-size names among ``words`` but ``warpSize``: each holds ``warp``, ``lane`` or
-    ``wave``, found with ``str.find`` rather than a regex tried at every character."""
-    joined = " ".join(words)
+def _warp_size_names(words: set[str], joined: str) -> set[str]:
+    """The warp-size names among ``words`` (``joined``: the same joined by blanks) but
+    ``warpSize``: each holds ``warp``, ``lane`` or ``wave``, found with ``str.find`` rather
+    than a regex tried at every character."""
     lowered = joined.lower()
     if len(lowered) != len(joined):  # a name whose lower case is longer: offsets would move
-        return {w for w in words if WARP_SIZE_NAME.match(w)} - {"warpSize"}
+        return {w for w in words if _is_warp_size_name(w)}
     found = set()
     for part in ("warp", "lane", "wave"):
         at = lowered.find(part)
@@ -289,11 +286,17 @@ def _warp_size_names(words: set[str]) -> set[str]:
             end = lowered.find(" ", at)
             end = len(lowered) if end == -1 else end
             word = joined[start:end]
-            if WARP_SIZE_NAME.match(word):
+            if _is_warp_size_name(word):
                 found.add(word)
             at = lowered.find(part, end)
-    found.discard("warpSize")
     return found
+
+
+@lru_cache(maxsize=4096)
+def _is_warp_size_name(word: str) -> bool:
+    """Whether ``word`` names the warp size, other than ``warpSize`` (cached: the same names
+    come back in model after model)."""
+    return word != "warpSize" and WARP_SIZE_NAME.match(word) is not None
 
 
 def _fill(src: CudaSource, model: Model) -> Model:
@@ -303,12 +306,12 @@ def _fill(src: CudaSource, model: Model) -> Model:
         return model
     code = src.code
     spans = [f.body for f in model.functions]
-    words, warp_names = model.memo.pop("words")
-    used = words[0].union(*words[1:])
-    model.sites = _sites(src, spans, used, warp_names & used)
-    used = " ".join(used)
-    model.cross_lane = bool(_CROSS_LANE_WORD.search(used)) or bool(
-        _MAYBE_CROSS_LANE_WORD.search(used)
+    names = _graph(src).names
+    used = set().union(*[names[a + 1 : b].split() for a, b in spans])
+    joined = " ".join(used)
+    model.sites = _sites(src, spans, used, joined)
+    model.cross_lane = bool(_CROSS_LANE_WORD.search(joined)) or bool(
+        _MAYBE_CROSS_LANE_WORD.search(joined)
         and any(
             _matches_in(code, _CROSS_LANE_AT, _starts(src, _CROSS_LANE_ANCHORS), a, b + 1, True)
             for a, b in spans
@@ -377,11 +380,11 @@ def _matches_in(
 
 
 def _sites(
-    src: CudaSource, bodies: list[tuple[int, int]], used: set[str], warp_names: set[str]
+    src: CudaSource, bodies: list[tuple[int, int]], used: set[str], joined: str
 ) -> list[Site]:
-    """The spots inside ``bodies``; ``used``: the names they use, ``warp_names``: the
-    warp-size names among them. A spot whose name is not among ``used`` is not looked for
-    (in ASCII code, where a name is a word exactly as ``\\b`` sees one)."""
+    """The spots inside ``bodies``; ``used``: the names they use (``joined``: the same joined
+    by blanks). A spot whose name is not among ``used`` is not looked for (in ASCII code,
+    where a name is a word exactly as ``\\b`` sees one)."""
     code = src.code
     ascii_code = _is_ascii(src)
     sites: list[Site] = []
@@ -394,34 +397,38 @@ def _sites(
             sites.append(_lane_site(src, item))
     warp_size = src.find_all("warpSize") if "warpSize" in used or not ascii_code else []
     macros = []  # the warp-size names used here whose width is known, and where they are
-    for name in warp_names:
+    for name in _warp_size_names(used, joined):
         width = macro_width(src, name)
         if width is not None:
             macros.append((name, width, src.find_all(name)))
     tiled = "thread_block_tile" in used or "tiled_partition" in used or not ascii_code
     tiles = _starts(src, ("thread_block_tile", "tiled_partition")) if tiled else []
-    shuffles = src.find_all("__shfl")
+    shuffles = src.find_all("__shfl") if "__shfl" in joined or not ascii_code else []
     # a shuffle loop needs a shuffle (`__shfl` or `.shfl` in its body: a name holding `shfl`);
     # `for` is in many names, so only the bodies are searched
-    shuffling = shuffles and any("shfl" in name for name in used)
+    shuffling = "shfl" in joined and src.has("__shfl")
     fors = _offsets_in(code, ("for",), bodies) if shuffling else []
     for start, end in bodies:
-        for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
-            sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
+        if warp_size:
+            for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
+                sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
         for name, width, where in macros:
             for at in where[bisect_left(where, start) : bisect_left(where, end)]:
                 if src.is_word_at(at, at + len(name)):
                     sites.append(Site(at, "macro", width, name, None))
-        for match in _matches_in(code, _TILE, tiles, start, end):
-            sites.append(Site(match.start(), "tile", W32, match.group(), None))
-        for match in _matches_in(code, _FOR, fors, start, end):
-            site = _loop_site(src, match)
-            if site is not None:
-                sites.append(site)
-        for match in _matches_in(code, _SHUFFLE_CALL, shuffles, start, end):
-            site = _width_site(src, match)
-            if site is not None:
-                sites.append(site)
+        if tiles:
+            for match in _matches_in(code, _TILE, tiles, start, end):
+                sites.append(Site(match.start(), "tile", W32, match.group(), None))
+        if fors:
+            for match in _matches_in(code, _FOR, fors, start, end):
+                site = _loop_site(src, match)
+                if site is not None:
+                    sites.append(site)
+        if shuffles:
+            for match in _matches_in(code, _SHUFFLE_CALL, shuffles, start, end):
+                site = _width_site(src, match)
+                if site is not None:
+                    sites.append(site)
     sites.sort(key=_OFFSET)
     return sites
 
@@ -528,7 +535,6 @@ def _blocked(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> boo
     """Whether a literal outside the model's spots ties it to 32 lanes (``32 * n``, ``& 31``
     on data, a ``__shared__ x[32]`` written at lane ids)."""
     code = src.code
-    blocker_starts = _offsets_in(code, _BLOCKER_ANCHORS, spans)
     covered = set()
     for site in model.sites:
         for edit in site.edits or ():
@@ -537,8 +543,10 @@ def _blocked(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> boo
     narrow_offsets = [s.offset for s in narrow]
     reach = max((len(s.text) + 8 for s in narrow), default=0)
     exempt: set[int] | None = None
-    for a, b in spans:
-        for match in _matches_in(code, _BLOCKER, blocker_starts, a, b):
+    for a, b in spans:  # span by span: the first blocker ends the search
+        for match in _matches_in(
+            code, _BLOCKER, _offsets_in(code, _BLOCKER_ANCHORS, [(a, b)]), a, b
+        ):
             at = match.start()
             near = narrow[
                 bisect_left(narrow_offsets, at - reach) : bisect_right(narrow_offsets, at)
@@ -623,32 +631,34 @@ _TREE_CACHE: dict[str, TreeFacts] = {}
 def _header(path: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
     """Warp-size macros, mask-free intrinsics and quoted includes of one file (cached)."""
     cached = _HEADER_CACHE.get(path)
-    if cached is not None:
-        return cached
+    if cached is None:
+        text = ""
+        try:
+            if os.path.getsize(path) <= _MAX_HEADER:
+                with open(path, encoding="utf-8", errors="replace") as file:
+                    text = file.read()
+        except OSError:
+            pass
+        cached = _HEADER_CACHE[path] = _facts_of(text)
+    return cached
+
+
+def _facts_of(text: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
+    """:func:`_header` of a file's text."""
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
-    includes: list[str] = []
-    try:
-        if os.path.getsize(path) <= _MAX_HEADER:
-            with open(path, encoding="utf-8", errors="replace") as file:
-                text = file.read()
-            for match in _found(_DEFINE_VALUE, text):
-                if WARP_SIZE_NAME.match(match.group(1)) and match.group(1) != "warpSize":
-                    values.setdefault(match.group(1), set()).add(
-                        match.group(2).split("//")[0].strip()
-                    )
-            for pattern in (_MASK_MACRO, _MASK_FUNCTION):
-                for match in _found(pattern, text):
-                    body = match.group(match.lastindex)
-                    if pattern is _MASK_MACRO:
-                        body = match.group(3) + match.group(4)
-                    if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
-                        mask_free.add(match.group(1))
-            includes = [match.group(1) for match in _found(_INCLUDE, text)]
-    except OSError:
-        pass
-    _HEADER_CACHE[path] = cached = (values, mask_free, includes)
-    return cached
+    for match in _found(_DEFINE_VALUE, text):
+        if WARP_SIZE_NAME.match(match.group(1)) and match.group(1) != "warpSize":
+            values.setdefault(match.group(1), set()).add(match.group(2).split("//")[0].strip())
+    for pattern in (_MASK_MACRO, _MASK_FUNCTION):
+        for match in _found(pattern, text):
+            body = match.group(match.lastindex)
+            if pattern is _MASK_MACRO:
+                body = match.group(3) + match.group(4)
+            if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
+                mask_free.add(match.group(1))
+    includes = [match.group(1) for match in _found(_INCLUDE, text)]
+    return values, mask_free, includes
 
 
 def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
@@ -669,28 +679,32 @@ def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
             pos = at + 1
 
 
-def tree_facts(path: str) -> TreeFacts:
-    """The facts of the headers that the file at ``path`` includes (transitively, resolved
+def tree_facts(src: CudaSource) -> TreeFacts:
+    """The facts of the headers that the file of ``src`` includes (transitively, resolved
     beside each includer and up to three folders above it) and of the headers in its folder
-    (with what they include); each header and folder is read once per process."""
+    (with what they include); each header and folder is read once per process, the file
+    itself not at all (its text is at hand)."""
+    path = src.path
     if not path:
         return _EMPTY
-    real = os.path.realpath(path)
-    cached = _TREE_CACHE.get(real)
+    absolute = os.path.abspath(path)  # includes resolve beside the file as named, as compilers do
+    cached = _TREE_CACHE.get(absolute)
     if cached is not None:
         return cached
-    if not os.path.isfile(real):
+    if not os.path.isfile(absolute):
         return _EMPTY
+    if absolute not in _HEADER_CACHE:
+        _HEADER_CACHE[absolute] = _facts_of(src.text)
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
-    own = _header(real)[0]
-    for part in (*_closure(real), _folder(os.path.dirname(real))):
+    own = _header(absolute)[0]
+    for part in (*_closure(absolute), _folder(os.path.dirname(absolute))):
         for name, found in part.values.items():
             if name not in own:
                 values.setdefault(name, set()).update(found)
         mask_free |= part.mask_free
     facts = TreeFacts({k: frozenset(v) for k, v in values.items()}, frozenset(mask_free))
-    _TREE_CACHE[real] = facts
+    _TREE_CACHE[absolute] = facts
     return facts
 
 
@@ -745,7 +759,7 @@ def macro_width(src: CudaSource, name: str) -> str | None:
     text = src.constant_text(name)
     if text is not None:
         return _width_of(text, src.evaluate(text))
-    values = tree_facts(src.path).values.get(name)
+    values = tree_facts(src).values.get(name)
     if not values:
         return None
     widths = {_width_of(v, cexpr.evaluate(v.rstrip("uUlL"), lambda _n: None)) for v in values}

@@ -69,7 +69,7 @@ def check(src: CudaSource) -> Iterator[Finding]:
         if not src.starts_word(call.start()):
             continue
         if dropped is None:
-            dropped = tree_facts(src.path).mask_free
+            dropped = tree_facts(src).mask_free
         if call.group(1) in dropped:
             continue
         start, end = first_argument(code, call.end() - 1)

@@ -139,6 +139,18 @@ def test_special_files_are_never_read(tmp_path: Path) -> None:
         _fs.copy_if_changed(fifo, tmp_path / "copy.cu")
 
 
+def test_a_fifo_at_an_output_path_is_replaced_not_read(tmp_path: Path) -> None:
+    out = tmp_path / "out.cu"
+    os.mkfifo(out)  # reading it to compare would block forever
+    assert _fs.write_if_changed(out, "int x;\n", mode=0o644)
+    assert stat.S_ISREG(os.lstat(out).st_mode) and out.read_text() == "int x;\n"
+    assert not _fs.write_if_changed(out, "int x;\n", mode=0o644)
+    fifo_source = tmp_path / "copy.cu"
+    os.mkfifo(fifo_source)
+    assert _fs.copy_if_changed(out, fifo_source)
+    assert stat.S_ISREG(os.lstat(fifo_source).st_mode)
+
+
 def test_a_second_lock_on_a_folder_is_refused(tmp_path: Path) -> None:
     with (
         _fs.folder_lock(tmp_path),

@@ -111,14 +111,31 @@ def write_if_changed(path: Path, data: bytes | str, *, mode: int | None = None) 
     """Atomically write ``data`` unless ``path`` already holds it (and, when given, has
     ``mode``); return whether it wrote."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        same = not stat.S_ISLNK(os.lstat(path).st_mode) and Path(path).read_bytes() == payload
-        if same and (mode is None or _existing_mode(path) == mode):
-            return False
-    except OSError:  # not there (nothing to compare), or unreadable: written below
-        pass
+    if _regular_file_holds(path, payload) and (mode is None or _existing_mode(path) == mode):
+        return False
     atomic_write(path, payload, mode=mode)
     return True
+
+
+def _regular_file_holds(path: Path, payload: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a symlink) that holds ``payload``; a FIFO or
+    device there is never opened for reading (it could block), but replaced."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        fd = os.open(path, _READ | os.O_NOFOLLOW)
+    except OSError:  # not there (nothing to compare), or unreadable: written anew
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(payload):
+            return False
+        with open(fd, "rb", buffering=0, closefd=False) as file:
+            return file.readall() == payload
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def open_regular(path: Path) -> tuple[int, os.stat_result]:

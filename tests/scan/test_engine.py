@@ -190,3 +190,23 @@ def test_enclosing_loop_is_the_innermost_of_all_loops() -> None:
             assert (found and (found.start, found.body[1])) == expected, (path, offset)
             checked += expected is not None
     assert checked > 100
+
+
+def test_a_second_scan_in_one_process_sees_a_changed_header(tmp_path: Path) -> None:
+    from rocport.scan.engine import scan_paths
+    from rocport.scan.rules import BY_ID
+
+    (tmp_path / "common.cuh").write_text("#define WARP_SIZE 32\n")
+    (tmp_path / "k.cu").write_text(
+        '#include "common.cuh"\n'
+        "__global__ void k(float* out) {\n"
+        "    __shared__ float slots[WARP_SIZE];\n"
+        "    slots[threadIdx.x % WARP_SIZE] = 1.0f;\n"
+        "    out[0] = slots[0];\n"
+        "}\n"
+    )
+    rules = [BY_ID["RP107"]]
+    first = scan_paths([tmp_path], rules)
+    assert [f.location.line for f in first.findings] == [3]  # `WARP_SIZE` = 32, from the header
+    (tmp_path / "common.cuh").write_text("#define WARP_SIZE 64\n")
+    assert scan_paths([tmp_path], rules).findings == []

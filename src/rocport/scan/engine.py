@@ -23,7 +23,7 @@ from rocport._fs import special_kind
 from rocport.errors import InputError
 from rocport.scan.context import CudaSource, PythonSource
 from rocport.scan.preprocessor import AMD, Branches
-from rocport.scan.registry import Language, Rule
+from rocport.scan.registry import Language, Rule, start_scan
 
 CUDA_SUFFIXES = frozenset(
     {
@@ -257,6 +257,7 @@ def scan_paths(
     followed below ``paths`` unless ``branches`` names its roots). ``build``: the real paths
     of the files an AMD build compiles and includes; other C/C++/CUDA files are not scanned
     but noted as outside it."""
+    start_scan()
     languages = {r.language for r in rules}
     cwd = Path.cwd().resolve()
     report = ScanReport()

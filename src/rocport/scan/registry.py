@@ -38,6 +38,24 @@ class FixAvailability(enum.Enum):
     ALWAYS = "always"
 
 
+#: caches of what one scan learnt about the tree (headers' macros, say): emptied when a scan
+#: starts, so that a process that scans again sees files as they are then
+_SCAN_CACHES: list[dict] = []
+
+
+def scan_cache() -> dict:
+    """A dict that :func:`start_scan` empties."""
+    cache: dict = {}
+    _SCAN_CACHES.append(cache)
+    return cache
+
+
+def start_scan() -> None:
+    """Forget what earlier scans learnt about the tree."""
+    for cache in _SCAN_CACHES:
+        cache.clear()
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One registered rule."""

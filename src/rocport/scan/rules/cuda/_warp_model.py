@@ -26,6 +26,7 @@ from rocport._diagnostics import Applicability, Edit, Fix
 from rocport.lexer import at_line_start
 from rocport.scan import cexpr
 from rocport.scan.context import CudaSource, Function
+from rocport.scan.registry import scan_cache
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
 from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
 
@@ -624,26 +625,38 @@ _MASK_FUNCTION = re.compile(
     r"unsigned\s+long\s+long|[A-Z]\w*)\s+(\w+)\s*,[^)]*\)\s*\{([^{}]*)\}"
 )
 _MAX_HEADER = 2_000_000
-_HEADER_CACHE: dict[str, tuple[dict[str, set[str]], set[str], list[str]]] = {}
-_TREE_CACHE: dict[str, TreeFacts] = {}
+_Facts = tuple[dict[str, set[str]], set[str], list[str]]
+#: a header's facts, with the size and modification time they were read at
+_HEADERS: dict[str, tuple[tuple[int, int], _Facts]] = {}
+#: the facts of the files this scan reads anyway, from their text
+_SCANNED: dict[str, _Facts] = scan_cache()
+_TREE_CACHE: dict[str, TreeFacts] = scan_cache()
 
 
-def _header(path: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
-    """Warp-size macros, mask-free intrinsics and quoted includes of one file (cached)."""
-    cached = _HEADER_CACHE.get(path)
-    if cached is None:
-        text = ""
-        try:
-            if os.path.getsize(path) <= _MAX_HEADER:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    text = file.read()
-        except OSError:
-            pass
-        cached = _HEADER_CACHE[path] = _facts_of(text)
-    return cached
+def _header(path: str) -> _Facts:
+    """Warp-size macros, mask-free intrinsics and quoted includes of one file (read again
+    only when its size or modification time changed)."""
+    scanned = _SCANNED.get(path)
+    if scanned is not None:
+        return scanned
+    try:
+        info = os.stat(path)
+    except OSError:
+        return {}, set(), []
+    stamp = (info.st_size, info.st_mtime_ns)
+    cached = _HEADERS.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    text = ""
+    if info.st_size <= _MAX_HEADER:
+        with contextlib.suppress(OSError), open(path, encoding="utf-8", errors="replace") as file:
+            text = file.read()
+    facts = _facts_of(text)
+    _HEADERS[path] = (stamp, facts)
+    return facts
 
 
-def _facts_of(text: str) -> tuple[dict[str, set[str]], set[str], list[str]]:
+def _facts_of(text: str) -> _Facts:
     """:func:`_header` of a file's text."""
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
@@ -682,8 +695,8 @@ def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
 def tree_facts(src: CudaSource) -> TreeFacts:
     """The facts of the headers that the file of ``src`` includes (transitively, resolved
     beside each includer and up to three folders above it) and of the headers in its folder
-    (with what they include); each header and folder is read once per process, the file
-    itself not at all (its text is at hand)."""
+    (with what they include); each header and folder is read once per scan, the file itself
+    not at all (its text is at hand)."""
     path = src.path
     if not path:
         return _EMPTY
@@ -693,8 +706,8 @@ def tree_facts(src: CudaSource) -> TreeFacts:
         return cached
     if not os.path.isfile(absolute):
         return _EMPTY
-    if absolute not in _HEADER_CACHE:
-        _HEADER_CACHE[absolute] = _facts_of(src.text)
+    if absolute not in _SCANNED:
+        _SCANNED[absolute] = _facts_of(src.text)
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
     own = _header(absolute)[0]
@@ -708,8 +721,8 @@ def tree_facts(src: CudaSource) -> TreeFacts:
     return facts
 
 
-_CLOSURES: dict[str, tuple[TreeFacts, ...]] = {}
-_FOLDERS: dict[str, TreeFacts] = {}
+_CLOSURES: dict[str, tuple[TreeFacts, ...]] = scan_cache()
+_FOLDERS: dict[str, TreeFacts] = scan_cache()
 
 
 def _closure(path: str) -> tuple[TreeFacts, ...]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
@@ -44,6 +45,8 @@ _PER_WARP = re.compile(r"(?:/\s*32|>>\s*5)[uU]?(?![\w.])")
 _WIDE_LANE = r"%\s*warpSize\b|&\s*\(\s*warpSize\s*-\s*1\s*\)"
 _LANE_VAR = re.compile(rf"\b([A-Za-z_]\w*)\s*=\s*[^;=]*(?:{_WIDE_LANE})")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+#: a wide lane id, matched at its operator
+_WIDE_AT = re.compile(_WIDE_LANE)
 
 
 @rule(
@@ -101,7 +104,67 @@ def _indexed_by_wide_lane(src: CudaSource, name: str, offset: int) -> bool:
     function = src.function_at(offset)
     start, end = function.body if function is not None else (0, len(code))
     body = code[start:end]
-    lanes = [re.escape(m.group(1)) for m in _LANE_VAR.finditer(body)]
+    lanes = [re.escape(lane) for lane in lane_variables(body)]
     wide = _WIDE_LANE + ("|\\b(?:" + "|".join(lanes) + ")\\b" if lanes else "")
-    write = re.compile(rf"\b{re.escape(name)}\s*((?:\[[^\];]*\]\s*)+)=(?!=)")
-    return any(re.search(wide, m.group(1)) for m in write.finditer(body))
+    return any(re.search(wide, subscripts) for subscripts in written_subscripts(body, name))
+
+
+def lane_variables(body: str) -> list[str]:
+    """The names that ``_LANE_VAR.finditer(body)`` assigns (each may come more than once),
+    found from each ``warpSize`` of a wide lane id: a regex that starts with ``\\b`` and a
+    name would be tried at every word of the body."""
+    names = []
+    # where the last assignment found starts and ends (it reaches each wide lane id after the
+    # same `=`): as in finditer, the next one starts after it
+    first, last = -1, 0
+    at = body.find("warpSize")
+    while at != -1:
+        operator = max(body.rfind("%", 0, at), body.rfind("&", 0, at))
+        wide = _WIDE_AT.match(body, operator) if operator != -1 else None
+        equals = body.rfind("=", 0, operator) if wide is not None and wide.end() > at else -1
+        if equals != -1 and body.rfind(";", equals, operator) == -1:
+            # the assignment that ends at this wide lane id: the name before its `=`
+            start = max(body.rfind(";", 0, equals), body.rfind("=", 0, equals)) + 1
+            begin = _skip_to_name(body, start, equals)
+            if begin == first:
+                last = wide.end()
+            elif begin >= last:
+                assigned = _LANE_VAR.match(body, begin, wide.end())
+                if assigned is not None:
+                    names.append(assigned.group(1))
+                    first, last = begin, wide.end()
+        at = body.find("warpSize", at + 8)
+    return names
+
+
+def _skip_to_name(body: str, start: int, equals: int) -> int:
+    """Where the name before the ``=`` at ``equals`` starts (``equals`` when there is none)."""
+    end = equals
+    while end > start and body[end - 1].isspace():
+        end -= 1
+    begin = end
+    while begin > start and (body[begin - 1].isalnum() or body[begin - 1] == "_"):
+        begin -= 1
+    return begin if begin < end else equals
+
+
+def written_subscripts(body: str, name: str) -> list[str]:
+    """The subscripts of each write ``name[...] =`` in ``body`` (what
+    ``\\bname\\s*((?:\\[...\\]\\s*)+)=(?!=)`` finds), found with ``str.find``."""
+    write = _write_pattern(name)
+    found = []
+    last = 0
+    at = body.find(name)
+    while at != -1:
+        if at >= last and (at == 0 or not (body[at - 1].isalnum() or body[at - 1] == "_")):
+            match = write.match(body, at)
+            if match is not None:
+                found.append(match.group(1))
+                last = match.end()
+        at = body.find(name, at + 1)
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _write_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"{re.escape(name)}\s*((?:\[[^\];]*\]\s*)+)=(?!=)")

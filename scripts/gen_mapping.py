@@ -63,7 +63,8 @@ RELEASES = (
         REPO / ".toolchains" / "sid" / "usr" / "include",
         "Debian sid packages libamdhip64-dev, libhipblas-dev, libhipblaslt-dev, libhipfft-dev, "
         "libhipsolver-dev, libhipcub-dev, libhipsparse-dev, libhiprand-dev, libmiopen-dev, "
-        "librocblas-dev, librocthrust-dev (HIP 6.4.x), built by scripts/toolchain-rocm.sh",
+        "librocblas-dev, librocthrust-dev, libroctx-dev (HIP 6.4.x), built by "
+        "scripts/toolchain-rocm.sh",
         ".toolchains/sid/usr/include",
     ),
 )
@@ -1286,8 +1287,6 @@ INCLUDE_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNCHECKED_HEADERS = {
     "rccl/rccl.h": "RCCL installs rccl/rccl.h (ROCm RCCL documentation, 'Using RCCL'); "
     "Debian has no RCCL for HIP 6.4, so it is not checked here",
-    "roctracer/roctx.h": "rocTX ships in roctracer as roctracer/roctx.h (ROCm roctracer "
-    "documentation); no verified release installs it",
 }
 
 #: the component directory layout (hipblas/hipblas.h, ...) exists from ROCm 5.2 on

@@ -6,7 +6,8 @@
 #                                   (hipBLAS before 2.0, for the release tests; Debian 12 has no hipBLAS)
 #   scripts/toolchain-rocm.sh 6.4   a Debian sid root under .toolchains/sid with hipcc 7.0 / HIP 6.4,
 #                                   clang 21 and the hipBLAS, hipFFT, hipSOLVER, hipCUB, hipSPARSE,
-#                                   hipRAND, rocThrust and MIOpen headers (debootstrap, no change to apt sources)
+#                                   hipRAND, rocThrust, MIOpen and rocTX (roctracer/roctx.h, libroctx64) headers
+#                                   (debootstrap, no change to apt sources)
 #   scripts/toolchain-rocm.sh 7.2   a Debian sid root under .toolchains/exp72 with Debian experimental's
 #                                   ROCm 7.2.4 (hipcc 7.2.4, clang 22; scripts/toolchain-rocm-experimental.sh)
 #   scripts/toolchain-rocm.sh all   5.2 and 6.4 (what the demo uses; CI adds 7.2)
@@ -22,7 +23,7 @@ mirror="${ROCPORT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 sid_packages=(hipcc libamdhip64-dev libhipblas-dev libhipfft-dev libhipsolver-dev libhipcub-dev
               libhipsparse-dev libhiprand-dev libmiopen-dev librocblas-dev libhipblaslt-dev
-              librocprim-dev librocthrust-dev cmake make)
+              librocprim-dev librocthrust-dev libroctx-dev cmake make)
 deb12_packages=(hipcc libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev)
 
 need_root() { [ "$(id -u)" = 0 ] || { echo "toolchain-rocm: run as root (apt-get, debootstrap)" >&2; exit 2; }; }

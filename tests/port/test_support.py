@@ -322,3 +322,142 @@ def test_ldg_support_header_compiles_with_each_release(tmp_path) -> None:
         result = check_tree(tmp_path, toolchain=toolchain, offload_arch=(arch,), units=["k.hip"])
         (unit,) = result.units
         assert unit.status.value == "passed", (rocm, [e.message for e in unit.errors])
+
+
+def test_nvtx_resource_naming_is_kept_and_gets_its_support_header() -> None:
+    """llm.c's zero.cuh names its NCCL stream and event (nvtxNameCudaStreamA/EventA, after a
+    cudaStreamCreate); rocTX has no naming: the calls stay, over rocport_nvtx_naming.h."""
+    source = _corpus("llm.c/llmc/zero.cuh").read_text()
+    out = _translate(source)
+    named = [r for r in out.references if r.name.startswith("nvtxName")]
+    assert [(r.name, r.outcome, r.hip) for r in named] == [
+        ("nvtxNameCudaStreamA", Outcome.TRANSLATED, "nvtxNameCudaStreamA"),
+        ("nvtxNameCudaEventA", Outcome.TRANSLATED, "nvtxNameCudaEventA"),
+    ]
+    assert "names are dropped" in named[0].note
+    assert out.text.count('#include "rocport_nvtx_naming.h"') == 1
+    assert 'nvtxNameCudaStreamA(result.nccl_stream, "nccl stream");' in out.text
+    assert _translate(out.text).text == out.text
+    # every naming call NVTX declares, and nothing else of NVTX's, is the header's
+    names = set(support.headers()["rocport_nvtx_naming.h"].names)
+    resources = ("CudaDevice", "CudaStream", "CudaEvent", "CuDevice", "CuContext", "CuStream")
+    for resource in (*resources, "CuEvent", "OsThread"):
+        assert {f"nvtxName{resource}{s}" for s in ("", "A", "W")} <= names
+    assert all(n.startswith("nvtxName") for n in names)
+
+
+_NAMING_TEST = r"""#include <hip/hip_runtime.h>
+#define nvtxNameCuEventA(event, name) {}  /* a project's own stand-in, as llm.c-amd's */
+#include "rocport_nvtx_naming.h"
+void name_all(hipStream_t s, hipEvent_t e, hipDevice_t d, hipCtx_t c) {
+  nvtxNameCudaDeviceA(0, "gpu"); nvtxNameCudaDeviceW(0, L"gpu"); nvtxNameCudaDevice(0, TEXT);
+  nvtxNameCudaStreamA(s, "main"); nvtxNameCudaStreamW(s, L"main"); nvtxNameCudaStream(s, TEXT);
+  nvtxNameCudaEventA(e, "done"); nvtxNameCudaEventW(e, L"done"); nvtxNameCudaEvent(e, TEXT);
+  nvtxNameCuDeviceA(d, "gpu"); nvtxNameCuDeviceW(d, L"gpu"); nvtxNameCuDevice(d, TEXT);
+  nvtxNameCuContextA(c, "ctx"); nvtxNameCuContextW(c, L"ctx"); nvtxNameCuContext(c, TEXT);
+  nvtxNameCuStreamA(s, "main"); nvtxNameCuStreamW(s, L"main"); nvtxNameCuStream(s, TEXT);
+  nvtxNameCuEventA(e, "done"); nvtxNameCuEventW(e, L"done"); nvtxNameCuEvent(e, TEXT);
+  nvtxNameOsThreadA(1u, "main"); nvtxNameOsThreadW(1u, L"main"); nvtxNameOsThread(1u, TEXT);
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_nvtx_naming_support_header_compiles_with_each_release(tmp_path) -> None:
+    """Every naming call with the HIP handles, A, W and unsuffixed (W with UNICODE), with HIP
+    5.2, 6.4 and 7.2, after a project's own macro of one of the names."""
+    from rocport.check import check_tree, find_toolchain
+    from rocport.errors import ToolError
+
+    header = support.headers()["rocport_nvtx_naming.h"]
+    (tmp_path / header.name).write_bytes(header.data())
+    (tmp_path / "k.hip").write_text(_NAMING_TEST)
+    for rocm in ("5.2", "6.4", "7.2"):
+        try:
+            toolchain = find_toolchain(rocm=rocm)
+        except ToolError as exc:
+            pytest.fail(f"no HIP {rocm} toolchain: {exc} (bash scripts/toolchain-rocm.sh)")
+        arch = "gfx90a" if rocm == "5.2" else "gfx942"
+        for defines in (['TEXT="x"'], ["UNICODE", 'TEXT=L"x"']):
+            result = check_tree(
+                tmp_path,
+                toolchain=toolchain,
+                offload_arch=(arch,),
+                units=["k.hip"],
+                defines=defines,
+            )
+            (unit,) = result.units
+            assert unit.status.value == "passed", (rocm, defines, [e.message for e in unit.errors])
+
+
+def test_the_blaslt_scale_type_is_kept_and_gets_its_support_header() -> None:
+    """llm.c's matmul.cuh sets CUBLASLT_MATMUL_DESC_SCALE_TYPE to the type it created the
+    descriptor with; hipBLASLt has no such attribute."""
+    source = _corpus("llm.c/llmc/matmul.cuh").read_text()
+    out = _translate(source)
+    (ref,) = [r for r in out.references if r.name == "CUBLASLT_MATMUL_DESC_SCALE_TYPE"]
+    assert (ref.outcome, ref.hip) == (Outcome.TRANSLATED, "CUBLASLT_MATMUL_DESC_SCALE_TYPE")
+    assert "HIPBLAS_STATUS_NOT_SUPPORTED" in ref.note
+    assert out.text.count('#include "rocport_hipblaslt_scale_type.h"') == 1
+    assert "hipblasLtMatmulDescCreate(&operationDesc, " in out.text
+    assert _translate(out.text).text == out.text
+
+
+_SCALE_TYPE_TEST = r"""#include "rocport_hipblaslt_scale_type.h"
+#include <cstdio>
+int main() {
+  hipblasLtMatmulDesc_t d = nullptr;
+  if (hipblasLtMatmulDescCreate(&d, HIPBLAS_COMPUTE_32F, HIP_R_32F)) return 1;
+  hipDataType same = HIP_R_32F, other = HIP_R_16F;
+  int32_t got = -1;
+  size_t written = 0;
+  hipblasLtEpilogue_t epilogue = HIPBLASLT_EPILOGUE_DEFAULT;
+  std::printf("same %d other %d short %d get %d %d %zu size %d %zu other-attribute %d",
+      hipblasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &same, sizeof same),
+      hipblasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &other, sizeof other),
+      hipblasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &same, 2),
+      hipblasLtMatmulDescGetAttribute(d, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &got, sizeof got,
+                                      &written), got, written,
+      hipblasLtMatmulDescGetAttribute(d, CUBLASLT_MATMUL_DESC_SCALE_TYPE, nullptr, 0, &written),
+      written,
+      hipblasLtMatmulDescSetAttribute(d, HIPBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
+                                      sizeof epilogue));
+  hipblasLtMatmulDesc_t unseen = d;
+  if (hipblasLtMatmulDescDestroy(d)) return 2;
+  std::printf(" destroyed %d", hipblasLtMatmulDescSetAttribute(
+      unseen, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &same, sizeof same));
+  hipblasLtMatmulDesc_t ints = nullptr;  // hipBLASLt 6.4 refuses a 16F compute type
+  if (hipblasLtMatmulDescCreate(&ints, HIPBLAS_COMPUTE_32I, HIP_R_32I)) return 3;
+  hipDataType int32 = HIP_R_32I;
+  std::printf(" ints %d %d\n",
+      hipblasLtMatmulDescSetAttribute(ints, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &int32, sizeof int32),
+      hipblasLtMatmulDescSetAttribute(ints, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &same, sizeof same));
+  return hipblasLtMatmulDescDestroy(ints);
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_the_scale_type_header_accepts_only_the_type_the_descriptor_was_created_with(
+    tmp_path,
+) -> None:
+    """Built with HIP 6.4's hipcc and hipBLASLt and run in the sid root: creating and destroying
+    descriptors needs no GPU. Statuses: 0 success, 3 invalid value, 7 not supported."""
+    from rocport.check import find_toolchain
+    from rocport.errors import ToolError
+
+    try:
+        launcher = find_toolchain(rocm="6.4").launcher
+    except ToolError as exc:
+        pytest.fail(f"no HIP 6.4 toolchain: {exc} (bash scripts/toolchain-rocm.sh 6.4)")
+    header = support.headers()["rocport_hipblaslt_scale_type.h"]
+    (tmp_path / header.name).write_bytes(header.data())
+    (tmp_path / "t.cpp").write_text(_SCALE_TYPE_TEST)
+    flags = ["-x", "hip", "--offload-arch=gfx942", "-std=c++17", "-Wall", "-Werror"]
+    build = launcher.run(launcher.hipcc, [*flags, "t.cpp", "-o", "t", "-lhipblaslt"], cwd=tmp_path)
+    assert build.returncode == 0, build.stdout + build.stderr
+    run = launcher.run(str(tmp_path / "t"), [], cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout == (
+        "same 0 other 7 short 3 get 0 0 4 size 0 4 other-attribute 0 destroyed 7 ints 0 7\n"
+    )

@@ -340,3 +340,26 @@ def test_macros_the_tree_defines_are_not_unknown_cuda(tmp_path: Path) -> None:
     assert "CUDA_CHECK" in report.options.local_names
     assert report.counts["unknown"] == 0
     assert "CUDA_CHECK(hipFree(0))" in (tmp_path / "out" / "a.cu").read_text()
+
+
+def test_build_files_link_what_the_ported_sources_call_and_cuda_linked_nothing_for(tmp_path):
+    """NVTX 3 is header-only; its rocTX counterparts are in libroctx64: the Makefile's hipcc link
+    command gets -lroctx64 only where a ported source calls rocTX (naming, which the support
+    header implements inline, needs nothing)."""
+    makefile = "app: a.cu\n\tnvcc $< -o $@\n"
+    calls = {
+        "range.cu": '#include <nvtx3/nvToolsExt.h>\nvoid f() { nvtxRangePushA("f"); }\n',
+        "named.cu": "#include <nvtx3/nvToolsExtCudaRt.h>\n"
+        'void f(cudaStream_t s) { nvtxNameCudaStreamA(s, "main"); }\n',
+    }
+    for name, source in calls.items():
+        src = tmp_path / name / "src"
+        src.mkdir(parents=True)
+        (src / "a.cu").write_text(source)
+        (src / "Makefile").write_text(makefile)
+        report = port(src, tmp_path / name / "out", jobs=1)
+        text = (tmp_path / name / "out" / "Makefile").read_text()
+        linked = text.endswith("hipcc $< -o $@ -lroctx64\n")
+        assert linked == (name == "range.cu"), text
+        links = by_path(report)["Makefile"].families.get("link", {}).get("translated", 0)
+        assert links == int(linked)

@@ -14,7 +14,7 @@ from pathlib import Path
 from rocport._fs import atomic_write, folder_lock, remove_stale_temps, special_kind
 from rocport.errors import InputError, OutputError
 from rocport.port import support, translator, tree
-from rocport.port.build import migrate
+from rocport.port.build import link_needs, migrate
 from rocport.port.config import (
     BuildFiles,
     PathFilter,
@@ -227,6 +227,7 @@ def port_tree(
             snapshots=in_place,
         )
         results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
+        results = _link_needs(results, engine)
         mark_partial_includes(results)
         added = support.added_headers(results)
         if not examine:
@@ -248,6 +249,19 @@ def port_tree(
         _check(report, results, out_root, toolchain, _check_targets(options, toolchain), jobs)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _link_needs(results: list[tree.FileResult], engine: tree.Engine) -> list[tree.FileResult]:
+    """Migrate the build files again where the ported sources call a library that the CUDA
+    build linked nothing for (rocTX for NVTX 3): their hipcc link commands get it."""
+    if not any(r.item.kind == "build" and r.item.selected for r in results):
+        return results
+    outputs = (r.payload for r in results if r.item.kind == "source" and r.payload is not None)
+    needs = link_needs(outputs, engine.mapping)
+    if not needs:
+        return results
+    again = replace(engine, options=replace(engine.options, link_needs=needs))
+    return [again.run(r.item) if r.item.kind == "build" and r.item.selected else r for r in results]
 
 
 @contextmanager

@@ -33,6 +33,9 @@ class PortOptions:
     #: HIP_ENABLE_WARP_SYNC_BUILTINS and only for 64-bit masks; "keep": emit the _sync forms
     warp_sync: str = "mask-free"
     offload_arch: tuple[str, ...] = ("gfx90a", "gfx942")  # AMD GPU targets for build files
+    #: libraries that the ported sources call while CUDA builds link nothing for them (NVTX 3
+    #: is header-only, rocTX is libroctx64): the build files' hipcc link commands get them
+    link_needs: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)  # not frozen: building frozen instances costs 3x on dense files

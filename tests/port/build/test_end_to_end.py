@@ -141,3 +141,30 @@ def test_separable_compilation_links_device_code_across_files(scratch: Path, sid
     assert log.count("--hip-link") >= 2
     for switch in RDC_SWITCHES:
         assert (build / switch / f"app_{switch}").is_file()
+
+
+CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
+
+
+@pytest.mark.slow
+def test_llmc_links_rocTX_where_its_sources_call_it(scratch: Path, sid: Launcher) -> None:
+    """llm.c: NVTX 3 is header-only, so its Makefile links nothing for it; the ported rocTX calls
+    (nvtxRangePush -> roctxRangePushA) need libroctx64: its GPU targets get -lroctx64, the
+    cuDNN object (-c) does not, and train_gpt2cu links in the sid root."""
+    if not (CORPUS / "llm.c").is_dir():
+        pytest.skip(f"the real-world corpus is missing at {CORPUS}")
+    out = scratch / "llm.c"
+    options = PortOptions(rocm="6.4", offload_arch=("gfx942",))
+    port_tree(CORPUS / "llm.c", out, options=options, jobs=1)
+    text = (out / "Makefile").read_text()
+    links = [line for line in text.splitlines() if line.startswith("\t$(NVCC)")]
+    assert [line.endswith(" -lroctx64") for line in links] == [False, *[True] * 5], links
+    made = sid.run(
+        "make",
+        ["GPU_COMPUTE_CAPABILITY=90", "FORCE_NVCC_O=0", "NO_MULTI_GPU=1", "train_gpt2cu"],
+        cwd=out,
+        timeout=600,
+    )
+    log = _ok(made, "make train_gpt2cu")
+    assert "--offload-arch=gfx942" in log and "-lroctx64" in log
+    assert (out / "train_gpt2cu").is_file()

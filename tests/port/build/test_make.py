@@ -264,3 +264,40 @@ def test_cppflags_are_left_when_every_object_has_a_rule() -> None:
         "CC=gcc\napp: a.o\n\t$(CC) a.o -o app\n",  # not a CUDA Makefile
     ):
         assert "CPPFLAGS" not in migrate(text, OPTIONS).text
+
+
+def test_link_commands_get_the_libraries_the_ported_sources_need() -> None:
+    """llm.c's shape: NVTX 3 is header-only, so its Makefile links nothing for it; the port's
+    rocTX calls need libroctx64 on each hipcc command that links, not on compile-only ones."""
+    text = textwrap.dedent("""\
+        NVCC := $(shell which nvcc 2>/dev/null)
+        NVCC_LDFLAGS = -lcublas -lcublasLt
+        CUDA_OUTPUT_FILE = -o $@
+        COMPILE_ONLY = -c
+        $(NVCC_CUDNN): llmc/cudnn_att.cpp
+        \t$(NVCC) -c $(NVCC_FLAGS) $^ -o $@
+        train_gpt2cu: train_gpt2.cu $(NVCC_CUDNN)
+        \t$(NVCC) $(NVCC_FLAGS) $^ $(NVCC_LDFLAGS) $(CUDA_OUTPUT_FILE)
+        other.o: other.cu
+        \t$(NVCC) $(COMPILE_ONLY) $< -o $@ && $(NVCC) other.o -o other
+    """)
+    needs = PortOptions(offload_arch=("gfx90a",), link_needs=("roctx64",))
+    out = migrate(text, needs)
+    lines = out.text.splitlines()
+    assert lines[5] == "\t$(NVCC) -c $(NVCC_FLAGS) $^ -o $@"
+    assert lines[7] == "\t$(NVCC) $(NVCC_FLAGS) $^ $(NVCC_LDFLAGS) $(CUDA_OUTPUT_FILE) -lroctx64"
+    assert lines[9] == "\t$(NVCC) $(COMPILE_ONLY) $< -o $@ && $(NVCC) other.o -o other -lroctx64"
+    added = [r for r in out.references if r.name == "-lroctx64"]
+    assert [(r.line, r.outcome, r.family) for r in added] == [
+        (8, Outcome.TRANSLATED, "link"),
+        (10, Outcome.TRANSLATED, "link"),
+    ]
+    assert "header-only" in added[0].note
+    assert migrate(text, OPTIONS).text.count("roctx64") == 0  # no rocTX call, no library
+    assert migrate(out.text, needs).text == out.text  # porting twice adds nothing more
+
+
+def test_a_link_command_that_links_the_library_already_gets_it_once() -> None:
+    text = "LIBS = -lnvToolsExt\napp: a.cu\n\tnvcc $< $(LIBS) -o $@\n"
+    out = migrate(text, PortOptions(offload_arch=("gfx90a",), link_needs=("roctx64",)))
+    assert out.text == "LIBS = -lroctx64\napp: a.cu\n\thipcc $< $(LIBS) -o $@\n"

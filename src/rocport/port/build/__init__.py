@@ -6,11 +6,17 @@ handle. The mapping tables (nvcc options, link libraries, CMake targets) live in
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rocport.port.model import PortOptions, Translation
 
-__all__ = ["build_system", "migrate"]
+if TYPE_CHECKING:
+    from rocport.port.mapping import Mapping
+
+__all__ = ["build_system", "link_needs", "migrate"]
 
 _MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 #: names of make fragments that Makefiles ``include`` (Rodinia's ``common/make.config``)
@@ -28,6 +34,32 @@ def build_system(path: Path) -> str | None:
     if name == "setup.py":
         return "setuptools"
     return None
+
+
+def link_needs(outputs: Iterable[bytes], mapping: Mapping) -> tuple[str, ...]:
+    """The libraries that ported sources (``outputs``) call while their CUDA build links nothing
+    for them: a family of ``data/link_libraries.json``'s ``header_only`` (NVTX 3) whose HIP
+    functions (rocTX's) an output calls."""
+    from rocport.port.build._data import table
+
+    calls: dict[str, re.Pattern[bytes]] = {}
+    for family, row in table("link_libraries")["header_only"].items():
+        names = sorted(
+            {
+                e.hip
+                for e in mapping.entries.values()
+                if e.family == family and e.hip and e.supported
+            }
+        )
+        if names:
+            words = b"|".join(re.escape(n.encode()) for n in names)
+            calls[row["hip"]] = re.compile(rb"(?<![\w.>:])(?:" + words + rb")\s*\(")
+    needed: list[str] = []
+    for data in outputs:
+        needed += [lib for lib, call in calls.items() if lib not in needed and call.search(data)]
+        if len(needed) == len(calls):
+            break
+    return tuple(needed)
 
 
 def migrate(path: Path, text: str, options: PortOptions) -> Translation | None:

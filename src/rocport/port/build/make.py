@@ -28,6 +28,12 @@ _CUDA_HINT = re.compile(r"nvcc|cuda|CUDA")
 #: a host C/C++ compiler in command position (gcc, g++-12, /usr/bin/cc, clang++)
 _HOST_COMPILER = re.compile(r"(?:\S*/)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d+)?")
 _COMMAND_PREFIX = re.compile(r"^(?:[@+-]|\$[({][A-Za-z_]\w*[)}](?=\$[({]))*")
+#: nvcc options that make it stop before linking (compile, preprocess, dependencies, GPU code)
+_NO_LINK = frozenset(
+    {"-c", "--compile", "-E", "--preprocess", "-M", "-MM", "--generate-dependencies", "-S"}
+    | {"-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin", "-lib", "--lib"}
+    | {"--genco", "--cuda-device-only", "-dc", "--device-c", "-dlink", "--device-link"}
+)
 #: make's own compiler variables (their default values are host compilers)
 _HOST_COMPILER_VARS = frozenset({"CC", "CXX", "LINK", "LD", "HOSTCC", "HOST_CC", "HOSTCXX"})
 
@@ -208,22 +214,43 @@ class _MakeMigration:
         first = [_words(v, 0, len(v))[:1] for v in values]
         return any(w and _HOST_COMPILER.fullmatch(w[0].text) for w in first)
 
-    def _has_platform(self, words: list[flags.Word]) -> bool:
-        """The command already gets the platform macro (directly or through a variable)."""
-        define = self.data["platform_define"]
+    def _expanded(self, words: list[flags.Word]) -> Iterator[str]:
+        """The words, and those of the values of the variables they reference (as written)."""
         seen: set[str] = set()
         todo = [w.text for w in words]
         while todo:
             text = todo.pop()
-            if define in text or self._rocm_include(text):
-                return True
+            yield text
             for name in _VAR_REF.findall(text):
                 if name not in seen:
                     seen.add(name)
                     todo += [
                         w.text for v in self.values.get(name, ()) for w in _words(v, 0, len(v))
                     ]
-        return False
+
+    def _has_platform(self, words: list[flags.Word]) -> bool:
+        """The command already gets the platform macro (directly or through a variable)."""
+        define = self.data["platform_define"]
+        return any(define in t or self._rocm_include(t) for t in self._expanded(words))
+
+    def _link_needs(self, words: list[flags.Word]) -> None:
+        """An nvcc command that links (no ``-c``, ``-E``, ... in it or its variables) gets the
+        libraries that the ported sources call and CUDA linked nothing for
+        (``options.link_needs``: ``-lroctx64`` for NVTX 3), unless it links them already."""
+        if not self.options.link_needs or not words:
+            return
+        expanded = set(self._expanded(words))
+        if expanded & _NO_LINK:
+            return
+        link = table("link_libraries")
+        for lib in self.options.link_needs:
+            flag = f"-l{lib}"
+            cuda = {f"-l{n}" for n, row in link["libraries"].items() if row.get("hip") == lib}
+            if flag in expanded or expanded & cuda:
+                continue
+            note = next((r["note"] for r in link["header_only"].values() if r["hip"] == lib), None)
+            if self.edit.insert(words[-1].end, f" {flag}"):
+                self.edit.refer(words[-1].end, flag, Outcome.TRANSLATED, "link", flag, note)
 
     def _rocm_include(self, word: str) -> bool:
         rocm_var = self.data["rocm_variable"]
@@ -291,6 +318,7 @@ class _MakeMigration:
         # an nvcc command: the words after the compiler are nvcc options
         # segments: (words, an nvcc context, the host compiler word that starts it)
         segments: list[tuple[list[flags.Word], bool, flags.Word | None]] = []
+        commands: list[list[flags.Word]] = []  # the words after nvcc in a recipe
         current: list[flags.Word] = []
         strict, host = strict_all, None
         for word in words:
@@ -299,6 +327,8 @@ class _MakeMigration:
                 segments.append((current, strict, host))
                 self._compiler(word)
                 current, strict, host = [], True, None
+                if line.recipe:
+                    commands.append(current)
                 continue
             if word.text in ("&&", "||", ";", "|"):
                 segments.append((current, strict, host))
@@ -308,6 +338,8 @@ class _MakeMigration:
                 host = word
             current.append(word)
         segments.append((current, strict, host))
+        for command in commands:
+            self._link_needs(command)
         for segment, is_strict, host in segments:
             self._platform(segment)
             if host is not None:

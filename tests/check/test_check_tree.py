@@ -130,6 +130,32 @@ def test_device_only_where_a_host_library_is_absent(write, rocm52, rocm64, tmp_p
     assert (new.status, new.mode, new.missing_headers) == (Status.PASSED, Mode.FULL, [])
 
 
+# llm.c's train_gpt2.cu: RCCL and MPI only with -DMULTI_GPU / -DUSE_MPI, NVML where it exists
+CONDITIONAL_LIBRARIES = """\
+#include <hip/hip_runtime.h>
+#ifdef MULTI_GPU
+#include <rccl/rccl.h>
+#endif
+#if __has_include(<nvml.h>)
+#include <nvml.h>
+#endif
+void host_side() {}
+""" + VECTOR_ADD.split("\n", 1)[1]
+
+
+def test_headers_the_compiler_skips_leave_the_unit_in_full(write, rocm64, tmp_path) -> None:
+    """The include scan does not evaluate conditionals: absent headers that the compiler skips
+    do not make the unit device-only; where it does not skip them, the unit is unavailable."""
+    write(tmp_path, {"t.hip": CONDITIONAL_LIBRARIES})
+    unit = check_tree(tmp_path, toolchain=rocm64).units[0]
+    assert unit.missing_headers == ["rccl/rccl.h", "nvml.h"]
+    assert (unit.status, unit.mode) == (Status.PASSED, Mode.FULL)
+    assert "--offload-device-only" not in unit.command
+    unit = check_tree(tmp_path, toolchain=rocm64, defines=["MULTI_GPU"]).units[0]
+    assert (unit.status, unit.mode) == (Status.UNAVAILABLE, Mode.DEVICE_ONLY)
+    assert [e.message for e in unit.errors] == ["'rccl/rccl.h' file not found"]
+
+
 def test_absent_library_makes_the_unit_unavailable(write, rocm52, tmp_path: Path) -> None:
     write(tmp_path, {"blas.hip": "#include <hipblas/hipblas.h>\n" + VECTOR_ADD})
     report = check_tree(tmp_path, toolchain=rocm52)
@@ -251,7 +277,8 @@ def test_headers_the_tree_has_are_found_as_its_build_would(write, rocm52, tmp_pa
     unit = check_tree(tmp_path, toolchain=rocm52).units[0]
     assert unit.status is Status.PASSED and unit.include_dirs_found == ["include"]
     assert f"-I{tmp_path.resolve() / 'include'}" in unit.command
-    # musa.h: only the vendor header itself has that name; it stays missing (device-only)
-    assert unit.missing_headers == ["musa.h"] and unit.mode is Mode.DEVICE_ONLY
+    # musa.h: only the vendor header itself has that name; it stays missing, but the compiler
+    # skips it (USE_MUSA is not defined), so the unit compiles in full
+    assert unit.missing_headers == ["musa.h"] and unit.mode is Mode.FULL
     alone = check_tree(tmp_path / "src" / "kernel.cu", toolchain=rocm52).units[0]
     assert alone.status is Status.UNAVAILABLE and "scale.h" in alone.missing_headers

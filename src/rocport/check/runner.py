@@ -1,13 +1,15 @@
 """Compile every translation unit of a ported tree for AMD GPUs, in parallel.
 
-Each unit is compiled once per check with all requested ``--offload-arch`` values
+Each unit is compiled for all requested ``--offload-arch`` values at once
 (``hipcc -x hip -c``), in its own temporary folder. Before compiling, the unit's ``#include``
 directives are resolved against the tree, the ``-I`` folders and the toolchain's own header
 search list: when a header of a library that the toolchain does not have at all is missing
-(hipBLAS in the Debian 12 ROCm 5.2 packages, say), the unit is compiled device-only, which still
-proves GPU code that does not need it, and it is reported ``unavailable`` if that header is
-needed anyway. A header that is missing while its library is present is a porting error, and so
-is a CUDA header left in the unit (``cuda_runtime.h``, ``cuda/barrier``): such a unit fails.
+(hipBLAS in the Debian 12 ROCm 5.2 packages, say), the unit is still compiled in full first (the
+scan does not evaluate conditionals: the compiler may skip that header), and device-only where
+that compile stops at such a header, which still proves GPU code that does not need it; it is
+reported ``unavailable`` if that header is needed anyway. A header that is missing while its
+library is present is a porting error, and so is a CUDA header left in the unit
+(``cuda_runtime.h``, ``cuda/barrier``): such a unit fails.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -203,28 +206,20 @@ def compile_unit(
     missing = includes.missing
     cuda_left = [h for h in missing if is_cuda_header(h)]  # the port's failure, not HIP's
     absent = [h for h in missing if h not in cuda_left and not toolchain.has_library(h)]
-    device_only = options.mode == "device-only" or (options.mode == "auto" and bool(absent))
-    mode = Mode.DEVICE_ONLY if device_only else Mode.FULL
-    args = [
-        *base_flags(options),
-        f"-I{base}",
-        *(f"-I{folder}" for folder in includes.found_dirs),
-        *(["--offload-device-only"] if device_only else []),
-        str(source),
-    ]
+    flags = [*base_flags(options), f"-I{base}", *(f"-I{d}" for d in includes.found_dirs)]
+    device_only = options.mode == "device-only"
     started = time.perf_counter()
-    scratch = "/tmp" if toolchain.launcher.root is not None else None  # /tmp is bound into roots
-    with tempfile.TemporaryDirectory(prefix="rocport-check-", dir=scratch) as work:
-        proc = toolchain.launcher.run(
-            toolchain.launcher.hipcc,
-            args,
-            cwd=Path(work),
-            binds=[base, *options.include_dirs],
-            timeout=options.timeout,
-        )
-    seconds = time.perf_counter() - started
-    found = parse_diagnostics(proc.stdout + "\n" + proc.stderr)  # notes ride on their diagnostic
+    args, proc, found = _compile(toolchain, flags, source, device_only, base, options)
     errors = [d for d in found if d.severity == "error"]
+    # auto: the include scan does not evaluate conditionals, so an absent library's header may be
+    # one that the compiler skips: the full compile comes first, and device-only only where it
+    # stopped at such a header (GPU code apart from host code may still compile)
+    if options.mode == "auto" and errors and all(d.missing_header in absent for d in errors):
+        device_only = True
+        args, proc, found = _compile(toolchain, flags, source, device_only, base, options)
+        errors = [d for d in found if d.severity == "error"]
+    mode = Mode.DEVICE_ONLY if device_only else Mode.FULL
+    seconds = time.perf_counter() - started
     if proc.returncode == 0:
         status = Status.PASSED
     elif errors and all(d.missing_header in absent for d in errors):
@@ -263,6 +258,29 @@ def compile_unit(
         include_dirs_found=[_in_tree(str(d), base) or str(d) for d in includes.found_dirs],
         cuda_file=file_map.cuda_path if file_map else None,
     )
+
+
+def _compile(
+    toolchain: Toolchain,
+    flags: list[str],
+    source: Path,
+    device_only: bool,
+    base: Path,
+    options: CheckOptions,
+) -> tuple[list[str], subprocess.CompletedProcess[str], list[CompilerDiagnostic]]:
+    """Compile ``source`` in a temporary folder of its own: the arguments, the process and its
+    diagnostics (notes ride on their diagnostic)."""
+    args = [*flags, *(["--offload-device-only"] if device_only else []), str(source)]
+    scratch = "/tmp" if toolchain.launcher.root is not None else None  # /tmp is bound into roots
+    with tempfile.TemporaryDirectory(prefix="rocport-check-", dir=scratch) as work:
+        proc = toolchain.launcher.run(
+            toolchain.launcher.hipcc,
+            args,
+            cwd=Path(work),
+            binds=[base, *options.include_dirs],
+            timeout=options.timeout,
+        )
+    return args, proc, parse_diagnostics(proc.stdout + "\n" + proc.stderr)
 
 
 @cache

@@ -69,7 +69,8 @@ def _archs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     type=click.Choice(["auto", "full", "device-only"]),
     default="auto",
     show_default=True,
-    help="auto: device-only where a library the unit includes is absent from the toolchain.",
+    help="auto: full, then device-only where that stops at a header of a library absent from "
+    "the toolchain.",
 )
 @click.option(
     "--source-map",

@@ -327,7 +327,8 @@ class CudaSource(_Source):
                             start,
                             params,
                             (brace, covered),
-                            self._is_kernel(start, name_start),
+                            code.startswith("__global__", start)
+                            or self._is_kernel(start, name_start),
                         )
                     )
                     continue

@@ -735,14 +735,33 @@ def _closure(path: str) -> tuple[TreeFacts, ...]:
     parts = [TreeFacts({k: frozenset(v) for k, v in values.items()}, frozenset(mask_free))]
     base = os.path.dirname(path)
     for include in includes:
-        for up in range(4):
-            candidate = os.path.normpath(os.path.join(base, *[".."] * up, include))
-            if os.path.isfile(candidate):
-                parts.extend(_closure(candidate))
-                break
+        found = _resolve(base, include)
+        if found is not None:
+            parts.extend(_closure(found))
     unique = tuple({id(part): part for part in parts}.values())
     _CLOSURES[path] = unique
     return unique
+
+
+_RESOLVED: dict[tuple[str, str], str | None] = scan_cache()
+
+
+def _resolve(base: str, include: str) -> str | None:
+    """The file that ``#include "include"`` in folder ``base`` names: beside it or up to
+    three folders above (cached per scan: the files of a folder include the same headers)."""
+    key = (base, include)
+    if key not in _RESOLVED:
+        _RESOLVED[key] = next(
+            (
+                candidate
+                for up in range(4)
+                if os.path.isfile(
+                    candidate := os.path.normpath(os.path.join(base, *[".."] * up, include))
+                )
+            ),
+            None,
+        )
+    return _RESOLVED[key]
 
 
 def _folder(folder: str) -> TreeFacts:

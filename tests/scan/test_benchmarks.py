@@ -35,7 +35,9 @@ def test_scan_speed_reports_rates_stages_and_the_forced_scan(tmp_path: Path) -> 
         assert len(result[mode]["cpu_s"]) == 2
         assert result[mode]["best_mb_per_cpu_s"] >= result[mode]["median_mb_per_cpu_s"] > 0
     assert set(result["rules_s"]) >= {"RP101", "RP103", "RP121"}
+    assert result["first_scan_mb_per_cpu_s"] > 0
     assert "by the best scan" in text and "forced on (same findings)" in text
+    assert "First scan in this process" in text
 
 
 def test_literal_search_compares_both_ways_for_every_length() -> None:

@@ -504,3 +504,32 @@ def test_a_cuda_name_inside_a_mapped_namespace_is_renamed_at_once(mapping) -> No
     once = port("cub::cudaMalloc(&p, n);\n", mapping).text
     assert "hipcub::hipMalloc(&p, n);" in once
     assert port(once, mapping).text == once
+
+
+def test_a_kernel_template_with_several_arguments_is_cast_whole(mapping):
+    """ggml's mmq.cuh: cudaFuncSetAttribute(mul_mat_q<type, mmq_x, MMQ_NWARPS, false>, ...):
+    the commas of the template argument list do not end the argument that gets the cast."""
+    text = (
+        "void f() {\n"
+        "  cudaFuncSetAttribute(mul_mat_q<type, mmq_x, N, false>, "
+        "cudaFuncAttributeMaxDynamicSharedMemorySize, shmem);\n"
+        "  cudaFuncSetAttribute(ns::k<a<b, c>, (x > y)>, "
+        "cudaFuncAttributePreferredSharedMemoryCarveout, 0);\n"
+        "  cudaFuncSetCacheConfig(k<T, 2>, cudaFuncCachePreferL1);\n"
+        "  cudaFuncSetAttribute(p < q, r, 0);\n"  # no template-id: left as split
+        "}\n"
+    )
+    result = port(text, mapping)
+    lines = [line for line in result.text.splitlines() if "hipFunc" in line]
+    assert lines[0] == (
+        "  hipFuncSetAttribute(reinterpret_cast<const void*>(mul_mat_q<type, mmq_x, N, false>), "
+        "hipFuncAttributeMaxDynamicSharedMemorySize, shmem);"
+    )
+    assert lines[1].startswith(
+        "  hipFuncSetAttribute(reinterpret_cast<const void*>(ns::k<a<b, c>, (x > y)>), "
+    )
+    assert lines[2] == (
+        "  hipFuncSetCacheConfig(reinterpret_cast<const void*>(k<T, 2>), hipFuncCachePreferL1);"
+    )
+    assert lines[3] == "  hipFuncSetAttribute(reinterpret_cast<const void*>(p < q), r, 0);"
+    assert port(result.text, mapping).text == result.text

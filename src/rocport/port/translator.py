@@ -426,7 +426,7 @@ class _Translator:
         if wrapped is None or wrapped[0] >= len(args):
             return 0
         index, wrapper, already = wrapped
-        arg_start, arg_end = trim(text, args[index])
+        arg_start, arg_end = trim(text, _template_argument(text, args, index))
         if arg_start < arg_end and not already.match(self.text, arg_start):
             self.edits.append((arg_start, arg_start, wrapper + "("))
             self.edits.append((arg_end, arg_end, ")"))
@@ -677,6 +677,34 @@ _FUNCTION_APIS = {
     "cudaLaunchKernel": 0,
 }
 _FUNCTION_CAST = "reinterpret_cast<const void*>"
+#: an argument that starts as a template-id, ``kernel<`` or ``ns::kernel<``
+_TEMPLATE_ID = re.compile(r"\s*(?:::\s*)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*\s*<(?![<=])")
+#: the angle brackets that count in a template argument list (not ``->``, ``<=``, ``>=``, nor
+#: those inside parentheses: ``k<(x > y)>``), and the brackets that nest
+_ANGLE = re.compile(r"->|<=|>=|[<>()\[\]{}]")
+_NESTING = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+def _template_argument(text: str, args: list[tuple[int, int]], index: int) -> tuple[int, int]:
+    """The span of argument ``index``, taken over the arguments that the commas of its template
+    argument list split off: ``kernel<T, 4, true>`` is one argument, not three. The span as
+    split where the argument is no template-id or its brackets do not balance."""
+    start, end = args[index]
+    if not _TEMPLATE_ID.match(text, start, end):
+        return args[index]
+    depth = nested = 0
+    for last in range(index, len(args)):
+        for match in _ANGLE.finditer(text, args[last][0], args[last][1]):
+            char = match.group()
+            if char in _NESTING:
+                nested += _NESTING[char]
+            elif not nested and char in "<>":
+                depth += 1 if char == "<" else -1
+        if depth <= 0:
+            return (start, args[last][1]) if depth == 0 else args[index]
+    return args[index]
+
+
 #: an argument that is already a symbol / already a void pointer cast is left as it is
 _SYMBOL_OPEN = re.compile(r"HIP_SYMBOL\s*\(")
 _VOID_POINTER_CAST = re.compile(

@@ -1396,6 +1396,8 @@ PREFIXES: tuple[tuple[str, str], ...] = (
     (r"NVTX_", "nvtx"),
     (r"nccl", "nccl"),
     (r"NCCL_", "nccl"),
+    (r"nvml", "nvml"),
+    (r"NVML_", "nvml"),
     (r"__nv_", "types"),
     (r"make_cu[A-Z]", "types"),
     (r"make_cuda[A-Z]", "runtime"),
@@ -1409,11 +1411,13 @@ PREFIXES: tuple[tuple[str, str], ...] = (
 
 
 #: identifiers that carry a library prefix but are shaped like the project's own snake_case
-#: names (``cuda_check``, ``cublas_handle``, ``cublaslt_workspace``, ``nccl_comm``): the CUDA
+#: names (``cuda_check``, ``cublas_handle``, ``nccl_comm``, ``nvml_check``): the CUDA
 #: headers declare no name of this shape except cuRAND's device API (``curand_init``) and
 #: ``cusolver_int_t``, which the mapping knows, so an unmapped one is the project's, not an
 #: unknown CUDA API
-USER_SHAPED = r"(?:cuda|cublas|cufft|curand|cusparse|cusolver|cudnn|nvrtc|nvtx|nccl)(?:_|[a-z])"
+USER_SHAPED = (
+    r"(?:cuda|cublas|cufft|curand|cusparse|cusolver|cudnn|nvrtc|nvtx|nccl|nvml)(?:_|[a-z])"
+)
 
 
 def prefixes_doc() -> dict:

@@ -533,3 +533,28 @@ def test_a_kernel_template_with_several_arguments_is_cast_whole(mapping):
     )
     assert lines[3] == "  hipFuncSetAttribute(reinterpret_cast<const void*>(p < q), r, 0);"
     assert port(result.text, mapping).text == result.text
+
+
+def test_nvml_calls_are_reported_unknown_not_passed_silently(mapping):
+    """llm.c's llmc/mfu.h reads power, clocks and temperatures through NVML, which ROCm answers
+    with another API (amdsmi): its names are CUDA-looking (family nvml), while the project's own
+    nvml_check and its nvmlCheck macro are not."""
+    text = (
+        "#include <nvml.h>\n"
+        "#define nvmlCheck(err) (nvml_check(err, __FILE__, __LINE__))\n"
+        "inline void nvml_check(nvmlReturn_t status, const char* file, int line) {\n"
+        '  if (status != NVML_SUCCESS) printf("%s\\n", nvmlErrorString(status));\n}\n'
+        "unsigned int power(nvmlDevice_t device) {\n"
+        "  unsigned int p; nvmlCheck(nvmlDeviceGetPowerUsage(device, &p)); return p;\n}\n"
+    )
+    result = port(text, mapping)
+    assert result.text == text
+    found = [(r.name, r.outcome, r.family) for r in result.references]
+    assert found == [
+        ("nvml.h", Outcome.UNKNOWN, "include"),
+        ("nvmlReturn_t", Outcome.UNKNOWN, "nvml"),
+        ("NVML_SUCCESS", Outcome.UNKNOWN, "nvml"),
+        ("nvmlErrorString", Outcome.UNKNOWN, "nvml"),
+        ("nvmlDevice_t", Outcome.UNKNOWN, "nvml"),
+        ("nvmlDeviceGetPowerUsage", Outcome.UNKNOWN, "nvml"),
+    ]

@@ -218,7 +218,7 @@ def _family_of_unknown(name: str) -> str:
     for family in ("cublaslt", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn"):
         if lowered.startswith(family):
             return family
-    for family in ("nvrtc", "nvtx", "nccl"):
+    for family in ("nvrtc", "nvtx", "nccl", "nvml"):
         if lowered.startswith(family):
             return family
     if lowered.startswith("cuda"):

@@ -558,3 +558,23 @@ def test_nvml_calls_are_reported_unknown_not_passed_silently(mapping):
         ("nvmlDevice_t", Outcome.UNKNOWN, "nvml"),
         ("nvmlDeviceGetPowerUsage", Outcome.UNKNOWN, "nvml"),
     ]
+
+
+def test_a_projects_hip_shim_define_stays_as_it_is(mapping):
+    # ggml's vendors/hip.h: renamed, the name would become `#define hipStreamNonBlocking
+    # hipStreamNonBlocking`, which replaces HIP's own macro (0x01)
+    text = (
+        "#include <cuda_runtime.h>\n"
+        "#define cudaStreamNonBlocking hipStreamNonBlocking\n"
+        "  #  define cudaMemcpy hipMemcpy // a comment after it\n"
+        "#define cudaFree myFree\n"
+        "void f(void** p) { cudaStreamCreateWithFlags(0, cudaStreamNonBlocking); }\n"
+    )
+    out = port(text, mapping).text
+    assert out.splitlines()[1:4] == [
+        "#define cudaStreamNonBlocking hipStreamNonBlocking",
+        "  #  define cudaMemcpy hipMemcpy // a comment after it",
+        "#define hipFree myFree",  # a project's own replacement: renamed with the calls
+    ]
+    assert "hipStreamCreateWithFlags(0, hipStreamNonBlocking);" in out
+    assert port(out, mapping).text == out

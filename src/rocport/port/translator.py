@@ -71,6 +71,8 @@ _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*$")
 _LAUNCH_NAME = "<<<>>>"
 _UNRESOLVED = object()
 _DEFINE = re.compile(r"\#[ \t]*define[ \t]+(\w+)")  # literal-first: fast; line start not needed
+#: ``#define NAME OTHER`` with nothing else on the line (but a comment): a name for a name
+_SHIM_DEFINE = re.compile(r"\#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*(?=$|//|/\*)", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +271,8 @@ class _Translator:
             rule = self.plan.warp_rule
             self.found += [(at, name, rule) for at, name in constant_uses(self.text)]
         self._drop_own_declarations()
+        if "define" in self.text and self.edits:
+            self._keep_shim_defines()
         self.uses_cuda = any(rule.outcome is not Outcome.UNKNOWN for _, _, rule in self.found)
         if self.launches:
             self._launches()
@@ -380,6 +384,22 @@ class _Translator:
                     and (f[1] in own or f[1].partition("::")[0] in own)
                 )
             ]
+
+    def _keep_shim_defines(self) -> None:
+        """``#define cudaX hipX``, a project's own HIP shim, stays as it is: renamed, it would be
+        ``#define hipX hipX``, which replaces HIP's own definition of ``hipX``."""
+        text = self.text
+        edit_at = {start: i for i, (start, _, _) in enumerate(self.edits)}
+        kept = set()
+        for match in _SHIM_DEFINE.finditer(text):
+            name = edit_at.get(match.start(1))
+            if name is None or not _at_line_start(text, match.start()):
+                continue
+            body = edit_at.get(match.start(2))
+            if self.edits[name][2] == (match.group(2) if body is None else self.edits[body][2]):
+                kept.add(name)
+        if kept:
+            self.edits = [edit for i, edit in enumerate(self.edits) if i not in kept]
 
     @property
     def own_names(self) -> frozenset[str]:

@@ -99,6 +99,16 @@ def _agrees(run: subprocess.CompletedProcess) -> None:
     assert run.stdout.strip().splitlines()[-1] == AGREES, run.stdout
 
 
+def _build_and_check_here(folder: Path, build_command: list[str]) -> None:
+    """Build the checker in ``folder`` with a compiler of this machine, run it on the fixture."""
+    build = subprocess.run(build_command, cwd=folder, capture_output=True, text=True, check=False)
+    _built(build)
+    run = subprocess.run(
+        [str(folder / "check"), "fixture.txt"], cwd=folder, capture_output=True, text=True
+    )
+    _agrees(run)
+
+
 def test_the_header_as_plain_cxx_reproduces_cuda(tmp_path) -> None:
     """Any C++11 compiler: the header's arithmetic alone (no HIP)."""
     cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
@@ -106,18 +116,7 @@ def test_the_header_as_plain_cxx_reproduces_cuda(tmp_path) -> None:
         pytest.skip("no C++ compiler (c++, g++ or clang++) on the PATH")
     folder = _folder(tmp_path)
     flags = ["-std=c++11", "-O2", "-Wall", "-Wextra", "-Werror", "-DROCPORT_SIMD_PLAIN_CXX"]
-    build = subprocess.run(
-        [cxx, *flags, "simd_host_check.cpp", "-o", "check"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    _built(build)
-    run = subprocess.run(
-        [str(folder / "check"), "fixture.txt"], cwd=folder, capture_output=True, text=True
-    )
-    _agrees(run)
+    _build_and_check_here(folder, [cxx, *flags, "simd_host_check.cpp", "-o", "check"])
 
 
 @pytest.mark.hipcc
@@ -145,19 +144,11 @@ def test_the_header_over_hip_cpu_reproduces_cuda(tmp_path) -> None:
     if not any(Path(p).exists() for p in ("/usr/include/tbb/tbb.h", "/usr/include/oneapi/tbb.h")):
         pytest.skip("TBB headers not found: HIP-CPU needs them (apt-get install libtbb-dev)")
     folder = _folder(tmp_path)
-    build = subprocess.run(
+    _build_and_check_here(
+        folder,
         ["g++", "-std=c++17", "-O1", "-w", f"-I{HIP_CPU}", "simd_host_check.cpp", "-o", "check"]
         + ["-ltbb", "-pthread"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
     )
-    _built(build)
-    run = subprocess.run(
-        [str(folder / "check"), "fixture.txt"], cwd=folder, capture_output=True, text=True
-    )
-    _agrees(run)
 
 
 #: a project's own definitions, as ggml's vendors/hip.h writes them (its __vsubss4 and __vsub4

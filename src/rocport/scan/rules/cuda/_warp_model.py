@@ -661,7 +661,7 @@ def _facts_of(text: str) -> _Facts:
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
     for match in _found(_DEFINE_VALUE, text):
-        if WARP_SIZE_NAME.match(match.group(1)) and match.group(1) != "warpSize":
+        if _is_warp_size_name(match.group(1)):
             values.setdefault(match.group(1), set()).add(match.group(2).split("//")[0].strip())
     for pattern in (_MASK_MACRO, _MASK_FUNCTION):
         for match in _found(pattern, text):
@@ -751,16 +751,12 @@ def _resolve(base: str, include: str) -> str | None:
     three folders above (cached per scan: the files of a folder include the same headers)."""
     key = (base, include)
     if key not in _RESOLVED:
-        _RESOLVED[key] = next(
-            (
-                candidate
-                for up in range(4)
-                if os.path.isfile(
-                    candidate := os.path.normpath(os.path.join(base, *[".."] * up, include))
-                )
-            ),
-            None,
-        )
+        _RESOLVED[key] = None
+        for up in range(4):
+            candidate = os.path.normpath(os.path.join(base, *[".."] * up, include))
+            if os.path.isfile(candidate):
+                _RESOLVED[key] = candidate
+                break
     return _RESOLVED[key]
 
 

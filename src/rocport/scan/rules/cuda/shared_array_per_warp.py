@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from rocport._diagnostics import Finding, Severity
-from rocport.scan.context import CudaSource
+from rocport.scan.context import CudaSource, word_start
 from rocport.scan.registry import Language, rule
 from rocport.scan.rules.cuda._warp import WARP_SIZE_NAME
 from rocport.scan.rules.cuda._warp_model import macro_width
@@ -142,9 +142,7 @@ def _skip_to_name(body: str, start: int, equals: int) -> int:
     end = equals
     while end > start and body[end - 1].isspace():
         end -= 1
-    begin = end
-    while begin > start and (body[begin - 1].isalnum() or body[begin - 1] == "_"):
-        begin -= 1
+    begin = word_start(body, end, start)
     return begin if begin < end else equals
 
 

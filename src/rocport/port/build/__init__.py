@@ -6,6 +6,7 @@ handle. The mapping tables (nvcc options, link libraries, CMake targets) live in
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,7 +43,7 @@ def link_needs(outputs: Iterable[bytes], mapping: Mapping) -> tuple[str, ...]:
     functions (rocTX's) an output calls."""
     from rocport.port.build._data import table
 
-    calls: dict[str, re.Pattern[bytes]] = {}
+    calls: dict[str, tuple[bytes, re.Pattern[bytes]]] = {}  # library -> (names' prefix, call)
     for family, row in table("link_libraries")["header_only"].items():
         names = sorted(
             {
@@ -53,10 +54,15 @@ def link_needs(outputs: Iterable[bytes], mapping: Mapping) -> tuple[str, ...]:
         )
         if names:
             words = b"|".join(re.escape(n.encode()) for n in names)
-            calls[row["hip"]] = re.compile(rb"(?<![\w.>:])(?:" + words + rb")\s*\(")
+            call = re.compile(rb"(?<![\w.>:])(?:" + words + rb")\s*\(")
+            calls[row["hip"]] = (os.path.commonprefix(names).encode(), call)
     needed: list[str] = []
     for data in outputs:
-        needed += [lib for lib, call in calls.items() if lib not in needed and call.search(data)]
+        needed += [
+            lib
+            for lib, (prefix, call) in calls.items()
+            if lib not in needed and prefix in data and call.search(data)
+        ]  # the literal test first: a regex led by a lookbehind is tried at every byte
         if len(needed) == len(calls):
             break
     return tuple(needed)

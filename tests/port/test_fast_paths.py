@@ -3,20 +3,24 @@ what one regex found by trying every position of the 120 characters before a nam
 unrolled block-comment pattern and the literal-first macro-parameter and quoted-include
 searches find what the character-by-character patterns found; the CUDA-looking words, one
 alternative per first character, are those of one alternative per prefix; the report's JSON
-writer writes what ``json.dumps(value, indent=2)`` writes."""
+writer writes what ``json.dumps(value, indent=2)`` writes; references placed on lines only
+when asked are those of the full list."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rocport import _json
-from rocport.port import directives
+from rocport.port import directives, support
 from rocport.port.includes import quoted_includes
 from rocport.port.mapping import load_mapping
+from rocport.port.model import Outcome, PortOptions, Translation
 from rocport.port.scanner import (
     _cuda_like_words,
     _literal_head,
@@ -25,6 +29,7 @@ from rocport.port.scanner import (
     split_alternatives,
     word_before_name,
 )
+from rocport.port.translator import translate
 
 #: the pattern the backwards reader replaced (a tag keyword, or a type word with one level of
 #: template arguments, then spaces, ``*`` or ``&``, up to the name)
@@ -221,3 +226,39 @@ _JSON = st.recursive(
 @given(_JSON)
 def test_the_report_json_is_that_of_json_dumps(value) -> None:
     assert _json.dumps(value) == json.dumps(value, indent=2)
+
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+def test_references_placed_on_lines_only_when_asked_agree_with_the_full_list() -> None:
+    """A port counts references from what the translator found and places only those not
+    translated on lines: the same counts, and the same references as the full list, on real
+    trees (every name at the line and column it is reported at)."""
+    sources = sorted(
+        p
+        for project in ("llm.c", "llama.cpp-ggml", "rodinia")
+        for p in (CORPUS / project).rglob("*")
+        if p.suffix in (".cu", ".cuh", ".h") and p.is_file()
+    )
+    if not sources:
+        pytest.fail(f"no corpus sources under {CORPUS} (see ../shared/corpus/README.md)")
+    mapping, options = load_mapping(), PortOptions()
+    checked = 0
+    for path in sources:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        lazy = support.translate(
+            text, base=translate, path=str(path), mapping=mapping, options=options
+        )
+        full = Translation(lazy.text, list(lazy.references), lazy.inserted_lines)
+        translated = Outcome.TRANSLATED
+        assert lazy.untranslated() == [r for r in full.references if r.outcome is not translated]
+        assert [w.family for w in lazy.whats()] == [r.family for r in full.references]
+        assert lazy.counts == full.counts
+        lines = text.split("\n")
+        for ref in full.references:
+            if ref.name != "<<<>>>":
+                at = ref.column - 1
+                assert lines[ref.line - 1][at : at + len(ref.name)] == ref.name, (path, ref)
+        checked += len(full.references)
+    assert checked > 1000

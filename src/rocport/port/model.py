@@ -6,7 +6,12 @@ import enum
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, itemgetter
+from typing import Any
+
+_NAME = attrgetter("name")
+_NAME_FOUND = itemgetter(1)
+_WHAT = itemgetter(2)
 
 
 class Outcome(enum.Enum):
@@ -62,19 +67,111 @@ class Reference:
         }
 
 
-@dataclass(slots=True)
-class Translation:
-    """The result of translating one text."""
+class Found:
+    """References as the translator found them, not yet placed on lines: ``(offset, name, what)``
+    in the order of ``offset`` in ``source``, where ``what`` carries the reference's ``outcome``,
+    ``family``, ``hip`` and ``note``. A port counts most references and lists only the few not
+    translated, so a :class:`Reference` (line and column) is made only for those asked for."""
 
-    text: str
-    references: list[Reference] = field(default_factory=list)
-    #: 1-based output lines that the translator inserted (no input line maps to them)
-    inserted_lines: list[int] = field(default_factory=list)
+    __slots__ = ("source", "entries")
+
+    def __init__(self, source: str, entries: list[tuple[int, str, Any]]) -> None:
+        self.source = source
+        self.entries = entries
+
+    def whats(self) -> list[Any]:
+        """Each entry's outcome, family, hip and note holder, in order."""
+        return list(map(_WHAT, self.entries))
+
+    def references(self, entries: Iterable[tuple[int, str, Any]] | None = None) -> list[Reference]:
+        """``entries`` (default: all), in order, as references with their line and column."""
+        text = self.source
+        count = text.count
+        rfind = text.rfind
+        refs = []
+        line = 1
+        line_start = 0  # of the line holding ``last``: searched for only when lines change,
+        last = 0  # so that many references on one long line cost linear time, not quadratic
+        for offset, name, what in self.entries if entries is None else entries:
+            newlines = count("\n", last, offset)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", last, offset) + 1
+            last = offset
+            refs.append(
+                Reference(
+                    name, line, offset - line_start + 1, what.outcome, what.family, what.hip,
+                    what.note,
+                )
+            )  # fmt: skip
+        return refs
+
+
+class Translation:
+    """The result of translating one text: the text, its references (a list of
+    :class:`Reference`, or :class:`Found` to be placed on lines only when asked for) and the
+    1-based output lines that the translator inserted (no input line maps to them)."""
+
+    __slots__ = ("text", "inserted_lines", "_references", "_found", "_untranslated")
+
+    def __init__(
+        self,
+        text: str,
+        references: list[Reference] | Found | None = None,
+        inserted_lines: list[int] | None = None,
+    ) -> None:
+        self.text = text
+        self.inserted_lines = inserted_lines if inserted_lines is not None else []
+        self._found = references if isinstance(references, Found) else None
+        self._references = None if self._found is not None else list(references or ())
+        self._untranslated: list[Reference] | None = None
+
+    def __repr__(self) -> str:
+        return f"Translation({self.text!r}, {self.references!r}, {self.inserted_lines!r})"
+
+    @property
+    def references(self) -> list[Reference]:
+        if self._references is None:
+            assert self._found is not None
+            self._references = self._found.references()
+        return self._references
+
+    def with_text(self, text: str, inserted_lines: list[int]) -> Translation:
+        """This translation with another text and inserted lines, the same references."""
+        return Translation(text, self._found or self._references, inserted_lines)
+
+    def has_references(self) -> bool:
+        return bool(self._found.entries if self._found is not None else self.references)
+
+    def whats(self) -> list[Any]:
+        """The references, or (not yet placed on lines) what was found of each, in order:
+        each has ``outcome``, ``family``, ``hip`` and ``note``."""
+        if self._found is not None and self._references is None:
+            return self._found.whats()
+        return self.references
+
+    def names(self) -> Iterable[str]:
+        """The CUDA name of each reference, in order."""
+        if self._found is not None and self._references is None:
+            return map(_NAME_FOUND, self._found.entries)
+        return map(_NAME, self.references)
+
+    def untranslated(self) -> list[Reference]:
+        """The references that were not translated (unsupported or unknown), in order."""
+        if self._untranslated is None:
+            translated = Outcome.TRANSLATED
+            if self._found is not None and self._references is None:
+                entries = [e for e in self._found.entries if e[2].outcome is not translated]
+                self._untranslated = self._found.references(entries)
+            else:
+                self._untranslated = [r for r in self.references if r.outcome is not translated]
+        return self._untranslated
 
     @property
     def counts(self) -> Counter[str]:
-        counts = Counter(ref.outcome.value for ref in self.references)
-        counts["found"] = len(self.references)
+        whats = self.whats()
+        counts = Counter(what.outcome.value for what in whats)
+        counts["found"] = len(whats)
         return counts
 
 
@@ -138,13 +235,11 @@ class FileReport:
 
     @classmethod
     def from_translation(cls, path: str, kind: str, translation: Translation, **kw) -> FileReport:
-        refs = translation.references
         families: FamilyCounts = {}
-        for family, n in Counter(map(_FAMILY, refs)).items():  # counted in C; then the few
-            counts = families[family] = empty_counts()  # references not translated move
-            counts["found"] = counts["translated"] = n  # from "translated" to their outcome
-        translated = Outcome.TRANSLATED
-        issues = [r for r in refs if r.outcome is not translated]
+        for family, n in Counter(map(_FAMILY, translation.whats())).items():  # counted in C;
+            counts = families[family] = empty_counts()  # then the few references not
+            counts["found"] = counts["translated"] = n  # translated move to their outcome
+        issues = translation.untranslated()
         for ref in issues:
             counts = families[ref.family]
             counts["translated"] -= 1

@@ -24,12 +24,13 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from rocport._fs import write_if_changed
 from rocport.lexer import at_line_start
@@ -42,7 +43,6 @@ _INCLUDE = re.compile(r'#[ \t]*include[ \t]*(?P<path>"[^"\n]+"|<[^>\n]+>)')
 _QUOTED = re.compile(rb'#[ \t]*include[ \t]*"(rocport_[A-Za-z0-9_]+\.h)"')
 #: a quoted include of a support header (every support header's name has this shape)
 _SUPPORT_INCLUDE = re.compile(r'"rocport_[A-Za-z0-9_]+\.h"')
-_NAME = attrgetter("name")
 _HIP = attrgetter("hip")
 _POSITION = attrgetter("line", "column")
 
@@ -128,7 +128,7 @@ def apply(
     ported as the project's own."""
     out = translation.text
     inserted = translation.inserted_lines
-    refs = translation.references
+    refs: list[Reference] | None = None  # set where a reference changes
     added: list[Reference] = []
     stand_ins = _stand_ins()
     edits: list[tuple[int, int, str]] = []
@@ -142,7 +142,7 @@ def apply(
         if _SUPPORT_INCLUDE.fullmatch(path) and at_line_start(out, m.start()):
             included.add(path[1:-1])
     if stand_in_includes:
-        reported = {(r.name, r.line) for r in refs if r.family == "include"}
+        reported = {(r.name, r.line) for r in translation.references if r.family == "include"}
         for m in stand_in_includes:
             written = m.group("path")[1:-1]
             header = stand_ins[written]
@@ -151,7 +151,7 @@ def apply(
             start, end = m.span("path")
             edits.append((start, end, f'"{header.name}"'))
             line = out.count("\n", 0, start) + 1
-            column = start - out.rfind("\n", 0, start)
+            column = start + 1 - out.rfind("\n", 0, start)  # at the name, after < or "
             line -= sum(1 for i in inserted if i < line)
             if (written, line) in reported:
                 replaced[written, line] = header  # the translator reported it: that one changes
@@ -168,24 +168,23 @@ def apply(
     included.update(r.hip for r in added)
     needed: list[str] = []
     if replaced or (
-        not providers.keys().isdisjoint(map(_NAME, refs))
-        and any(r.outcome is not Outcome.TRANSLATED and r.name in providers for r in refs)
+        not providers.keys().isdisjoint(translation.names())
+        and any(r.name in providers for r in translation.untranslated())
     ):
-        new_refs = []
-        for r in refs:
+        refs = []
+        for r in translation.references:
             header = replaced.get((r.name, r.line)) if r.family == "include" else None
             if header is not None:
                 r = replace(r, outcome=Outcome.TRANSLATED, hip=header.name, note=header.note)
             elif r.outcome is not Outcome.TRANSLATED and (header := providers.get(r.name)):
                 if header.stands_for and header.name not in included:
-                    new_refs.append(r)  # its names come with its header, not on their own
+                    refs.append(r)  # its names come with its header, not on their own
                     continue
                 r = replace(r, outcome=Outcome.TRANSLATED, hip=r.name, note=header.note)
                 if header.name not in needed:
                     needed.append(header.name)
-            new_refs.append(r)
-        refs = new_refs
-    for name in _completing(refs):
+            refs.append(r)
+    for name in _completing(translation.whats() if refs is None else refs):
         if name not in needed:
             needed.append(name)
     for name in needed:
@@ -196,16 +195,18 @@ def apply(
         line = out.count("\n", 0, at) + 1
         out = out[:at] + f'#include "{name}"{newline}' + out[at:]
         inserted = sorted([line, *(i + 1 if i >= line else i for i in inserted)])
-    if not added and out is translation.text and refs is translation.references:
-        return translation
+    if not added and refs is None:
+        return translation if out is translation.text else translation.with_text(out, inserted)
+    refs = translation.references if refs is None else refs
     if added:
         refs = sorted([*refs, *added], key=_POSITION)
     return Translation(out, refs, list(inserted))
 
 
-def _completing(refs: list[Reference]) -> list[str]:
-    """The support headers that complete the HIP names of translated ``refs``, in the order of
-    their first such reference (searched in C: a file holds thousands of references)."""
+def _completing(refs: Sequence[Any]) -> list[str]:
+    """The support headers that complete the HIP names of translated ``refs`` (references, or
+    what :meth:`Translation.whats` gives), in the order of their first such reference (searched
+    in C: a file holds thousands of references)."""
     completers = _completers()
     hips = list(map(_HIP, refs))
     if completers.keys().isdisjoint(hips):

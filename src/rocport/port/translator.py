@@ -29,7 +29,7 @@ from rocport.port.blas_datatypes import NOTE as NOTE_DATATYPE
 from rocport.port.blas_datatypes import datatype_positions, hipblas_value
 from rocport.port.launch import ggl_edits, launch_config, parse_launch, spaced_edits
 from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, HIPBLAS_DATATYPE, Mapping
-from rocport.port.model import Outcome, PortOptions, Reference, Translation
+from rocport.port.model import Found, Outcome, PortOptions, Translation
 from rocport.port.scanner import (
     compile_scanner,
     declared_at,
@@ -290,7 +290,8 @@ class _Translator:
             first = out.count("\n", 0, at) + 1
             inserted = list(range(first, first + len(lines)))
             out = out[:at] + "".join(lines).replace("\n", newline) + out[at:]
-        return Translation(out, self._references(), inserted)
+        self.found.sort(key=_OFFSET)
+        return Translation(out, Found(self.text, self.found), inserted)
 
     # -- the scan -----------------------------------------------------------------------------
 
@@ -588,29 +589,6 @@ class _Translator:
         return (
             _UNQUALIFIED_MATH_CALL.search(text) is not None and _MATH_H_INCLUDE.search(text) is None
         )
-
-    def _references(self) -> list[Reference]:
-        if not self.found:
-            return []
-        self.found.sort(key=_OFFSET)
-        text = self.text
-        count = text.count
-        rfind = text.rfind
-        refs = []
-        line = 1
-        line_start = 0  # of the line holding ``last``: searched for only when lines change,
-        last = 0  # so that many references on one long line cost linear time, not quadratic
-        for offset, name, rule in self.found:
-            newlines = count("\n", last, offset)
-            if newlines:
-                line += newlines
-                line_start = rfind("\n", last, offset) + 1
-            last = offset
-            column = offset - line_start + 1
-            refs.append(
-                Reference(name, line, column, rule.outcome, rule.family, rule.hip, rule.note)
-            )
-        return refs
 
 
 #: the word that ends a type right before a declared name (``void __stcs(``), and the

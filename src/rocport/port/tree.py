@@ -212,7 +212,7 @@ class Engine:
             except Exception as exc:
                 exc.add_note(f"while translating {item.src}")
                 raise
-        if not translation.references and translation.text == text:
+        if not translation.has_references() and translation.text == text:
             hip = _HIP_RUNTIME_INCLUDE.search(text) is not None
             return untouched(FileStatus.ALREADY_HIP if hip else FileStatus.UNCHANGED)
         report = FileReport.from_translation(

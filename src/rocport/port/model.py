@@ -73,15 +73,18 @@ class Found:
     ``family``, ``hip`` and ``note``. A port counts most references and lists only the few not
     translated, so a :class:`Reference` (line and column) is made only for those asked for."""
 
-    __slots__ = ("source", "entries")
+    __slots__ = ("source", "entries", "_whats")
 
     def __init__(self, source: str, entries: list[tuple[int, str, Any]]) -> None:
         self.source = source
         self.entries = entries
+        self._whats: list[Any] | None = None
 
     def whats(self) -> list[Any]:
         """Each entry's outcome, family, hip and note holder, in order."""
-        return list(map(_WHAT, self.entries))
+        if self._whats is None:
+            self._whats = list(map(_WHAT, self.entries))
+        return self._whats
 
     def references(self, entries: Iterable[tuple[int, str, Any]] | None = None) -> list[Reference]:
         """``entries`` (default: all), in order, as references with their line and column."""

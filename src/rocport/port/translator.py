@@ -390,9 +390,12 @@ class _Translator:
         """``#define cudaX hipX``, a project's own HIP shim, stays as it is: renamed, it would be
         ``#define hipX hipX``, which replaces HIP's own definition of ``hipX``."""
         text = self.text
+        shims = list(_SHIM_DEFINE.finditer(text))
+        if not shims:
+            return
         edit_at = {start: i for i, (start, _, _) in enumerate(self.edits)}
         kept = set()
-        for match in _SHIM_DEFINE.finditer(text):
+        for match in shims:
             name = edit_at.get(match.start(1))
             if name is None or not _at_line_start(text, match.start()):
                 continue

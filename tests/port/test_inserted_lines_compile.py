@@ -2,7 +2,8 @@
 
 A file whose first comment is continued by a backslash: an include inserted on the next
 physical line would be swallowed by the comment, and the line the author had commented out
-(``#define DEBUG_SYNC 1``) would become code. The original and the port must agree.
+(``#define DEBUG_SYNC 1``) would become code. The original and the port must agree. A
+``__has_include`` test must find the header the port includes.
 """
 
 from __future__ import annotations
@@ -97,3 +98,21 @@ def test_port_of_a_file_with_a_byte_order_mark_compiles(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_has_include_branch_survives_the_port(tmp_path: Path) -> None:
+    """A header included only where ``__has_include`` finds it is still included after the
+    port: HIP's preprocessor must be asked for the HIP header, not for the CUDA one."""
+    hipcc = _hipcc()
+    text = (
+        "#if __has_include(<cuda_fp16.h>)\n#include <cuda_fp16.h>\n"
+        "int rocport_marker_fp16_branch;\n#endif\n"
+        "__global__ void k(__half* v) { v[0] = __float2half(1.0f); }\n"
+    )
+    ported = translate(
+        text, path="k.cu", mapping=load_mapping(rocm="5.2"), options=PortOptions(rocm="5.2")
+    ).text
+    port = tmp_path / "port.hip"
+    port.write_text(ported)
+    after = _preprocess(hipcc, port, "-x", "hip", "--cuda-host-only")
+    assert "rocport_marker_fp16_branch" in after

@@ -96,6 +96,33 @@ def test_unknown_cuda_header_is_reported(mapping):
     assert refs(result, Outcome.UNKNOWN) == [("cuda_no_such_header.h", 1, 11)]
 
 
+def test_has_include_asks_for_the_header_the_port_includes(mapping):
+    """``#if __has_include(<cuda_fp16.h>)`` guarding ``#include <cuda_fp16.h>``: left as it
+    was, the test is false on HIP and the port silently drops the include it maps."""
+    text = (
+        "#if __has_include(<cuda_fp16.h>)\n#include <cuda_fp16.h>\n#endif\n"
+        '#if defined(__has_include) && __has_include_next ( "cublas_v2.h" )\n#endif\n'
+        "#if __has_include(<nvml.h>)\n#endif\n"
+        "int __has_include_x; // __has_include(<cuda.h>)\n"
+    )
+    result = port(text, mapping)
+    lines = result.text.splitlines()
+    assert lines[1:4] == [
+        "#if __has_include(<hip/hip_fp16.h>)",
+        "#include <hip/hip_fp16.h>",
+        "#endif",
+    ]
+    assert lines[4] == ('#if defined(__has_include) && __has_include_next ( "hipblas/hipblas.h" )')
+    assert lines[-1] == "int __has_include_x; // __has_include(<cuda.h>)"
+    assert [(r.name, r.line, r.column, r.outcome.value) for r in result.references] == [
+        ("cuda_fp16.h", 1, 20, "translated"),
+        ("cuda_fp16.h", 2, 11, "translated"),
+        ("cublas_v2.h", 4, 53, "translated"),
+        ("nvml.h", 6, 20, "unknown"),  # the header, not an identifier "nvml"
+    ]
+    assert port(result.text, mapping).text == result.text
+
+
 def test_runtime_header_inserted_after_leading_comments(mapping):
     text = "// Copyright\n/* licence\n   text */\n#pragma once\n\n__global__ void k() {}\n"
     result = port(text, mapping)

@@ -10,10 +10,11 @@ is a digit separator (``1'000``), never a character literal, unless the word is 
 prefix (``u8'a'``, ``L'a'``).
 
 Token kinds (``match.lastgroup``): ``comment``, ``raw``, ``string``, ``char``, ``include``
-(with ``ipath``: the path including its ``<>`` or ``""``), ``launch`` (a ``<<<``), and None
-for an identifier. A match starts at the token's first character, except ``raw``, which
-starts at its opening quote (after ``R`` and any encoding prefix). ``include`` matches a
-``#`` anywhere: callers check that only whitespace precedes it on its line.
+(with ``ipath``: the path including its ``<>`` or ``""``), ``has_include`` (with ``hpath``,
+likewise), ``launch`` (a ``<<<``), and None for an identifier. A match starts at the
+token's first character, except ``raw``, which starts at its opening quote (after ``R`` and
+any encoding prefix). ``include`` matches a ``#`` anywhere: callers check that only
+whitespace precedes it on its line.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ _CHAR = (
 _INCLUDE = (
     r"\#(?P<include>[ \t]*(?:include_next|include|import)[ \t]*"
     r"(?P<ipath><[^>\n]*>|\"[^\"\n]*\"))"
+)
+#: ``__has_include(<header>)`` (or ``__has_include_next``, or a quoted name), in an ``#if``
+_HAS_INCLUDE = (
+    rf"_{_NOT_AFTER_WORD}(?P<has_include>_has_include(?:_next)?[ \t]*\([ \t]*"
+    r"(?P<hpath><[^>\n]*>|\"[^\"\n]*\")[ \t]*\))"
 )
 #: ``<<<``, also written ``<< <`` (nvcc accepts spaces between the brackets, clang does not)
 _LAUNCH = r"<(?P<launch><[ \t]*<)"
@@ -150,7 +156,7 @@ def compile_scanner(ident_branches: tuple[str, ...], *, ascii: bool = False) -> 
     it is compiled with ``re.ASCII``, for text that is all ASCII (``str.isascii()``): the same
     tokens about a tenth faster (``\\w`` is then looked up in a table of 128 characters).
     """
-    parts = [_COMMENT, _RAW, _STRING, _CHAR, _INCLUDE, _LAUNCH, *ident_branches]
+    parts = [_COMMENT, _RAW, _STRING, _CHAR, _INCLUDE, _HAS_INCLUDE, _LAUNCH, *ident_branches]
     return re.compile("|".join(parts), re.MULTILINE | (re.ASCII if ascii else 0))
 
 

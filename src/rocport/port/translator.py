@@ -361,6 +361,8 @@ class _Translator:
                         off_start = None
             elif kind == "include" and off_start is None and _at_line_start(text, match.start()):
                 self._include(match)
+            elif kind == "has_include" and off_start is None:
+                self._header_name(match, "hpath")
         if off_start is not None:
             self.off_spans.append((off_start, len(text)))
 
@@ -516,14 +518,22 @@ class _Translator:
         if inner in _RUNTIME_HEADERS:
             self._hip_include(inner)
             return
+        rule = self._header_name(match, "ipath")
+        if rule is not None and rule.hip is not None:
+            self._hip_include(rule.hip)
+
+    def _header_name(self, match: re.Match[str], group: str) -> _Rule | None:
+        """Map and report the header named by ``group`` of ``match`` (an ``#include``, or a
+        ``__has_include`` that must ask for the header the port includes instead)."""
+        istart, iend = match.span(group)
+        inner = self.text[istart + 1 : iend - 1]
         rule = self.plan.include_rule(inner, angled=self.text[istart] == "<")
         if rule is None:
-            return
+            return None
         self.found.append((istart + 1, inner, rule))
-        if rule.hip is not None:
-            self._hip_include(rule.hip)
         if rule.replacement is not None:
             self.edits.append((istart + 1, iend - 1, rule.replacement))
+        return rule
 
     def _hip_include(self, hip: str) -> None:
         if self.first_hip_include is None:

@@ -49,8 +49,10 @@ _INCLUDE = (
     r"(?P<ipath><[^>\n]*>|\"[^\"\n]*\"))"
 )
 #: ``__has_include(<header>)`` (or ``__has_include_next``, or a quoted name), in an ``#if``
+#: (the word is matched before the lookbehind: at most '_' of code, the second character
+#: already fails)
 _HAS_INCLUDE = (
-    rf"_{_NOT_AFTER_WORD}(?P<has_include>_has_include(?:_next)?[ \t]*\([ \t]*"
+    r"__has_include(?<![\w$]__has_include)(?P<has_include>(?:_next)?[ \t]*\([ \t]*"
     r"(?P<hpath><[^>\n]*>|\"[^\"\n]*\")[ \t]*\))"
 )
 #: ``<<<``, also written ``<< <`` (nvcc accepts spaces between the brackets, clang does not)

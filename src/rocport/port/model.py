@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 from typing import Any
 
-_NAME = attrgetter("name")
-_NAME_FOUND = itemgetter(1)
 _WHAT = itemgetter(2)
 
 
@@ -73,18 +71,27 @@ class Found:
     ``family``, ``hip`` and ``note``. A port counts most references and lists only the few not
     translated, so a :class:`Reference` (line and column) is made only for those asked for."""
 
-    __slots__ = ("source", "entries", "_whats")
+    __slots__ = ("source", "entries", "_whats", "_untranslated")
 
     def __init__(self, source: str, entries: list[tuple[int, str, Any]]) -> None:
         self.source = source
         self.entries = entries
         self._whats: list[Any] | None = None
+        self._untranslated: list[Reference] | None = None
 
     def whats(self) -> list[Any]:
         """Each entry's outcome, family, hip and note holder, in order."""
         if self._whats is None:
             self._whats = list(map(_WHAT, self.entries))
         return self._whats
+
+    def untranslated(self) -> list[Reference]:
+        """The entries not translated (unsupported or unknown), as references, in order."""
+        if self._untranslated is None:
+            translated = Outcome.TRANSLATED
+            entries = [e for e in self.entries if e[2].outcome is not translated]
+            self._untranslated = self.references(entries)
+        return self._untranslated
 
     def references(self, entries: Iterable[tuple[int, str, Any]] | None = None) -> list[Reference]:
         """``entries`` (default: all), in order, as references with their line and column."""
@@ -115,7 +122,7 @@ class Translation:
     :class:`Reference`, or :class:`Found` to be placed on lines only when asked for) and the
     1-based output lines that the translator inserted (no input line maps to them)."""
 
-    __slots__ = ("text", "inserted_lines", "_references", "_found", "_untranslated")
+    __slots__ = ("text", "inserted_lines", "_references", "_found")
 
     def __init__(
         self,
@@ -127,7 +134,6 @@ class Translation:
         self.inserted_lines = inserted_lines if inserted_lines is not None else []
         self._found = references if isinstance(references, Found) else None
         self._references = None if self._found is not None else list(references or ())
-        self._untranslated: list[Reference] | None = None
 
     def __repr__(self) -> str:
         return f"Translation({self.text!r}, {self.references!r}, {self.inserted_lines!r})"
@@ -147,28 +153,15 @@ class Translation:
         return bool(self._found.entries if self._found is not None else self.references)
 
     def whats(self) -> list[Any]:
-        """The references, or (not yet placed on lines) what was found of each, in order:
-        each has ``outcome``, ``family``, ``hip`` and ``note``."""
-        if self._found is not None and self._references is None:
-            return self._found.whats()
-        return self.references
-
-    def names(self) -> Iterable[str]:
-        """The CUDA name of each reference, in order."""
-        if self._found is not None and self._references is None:
-            return map(_NAME_FOUND, self._found.entries)
-        return map(_NAME, self.references)
+        """What was found of each reference, in order: each has ``outcome``, ``family``,
+        ``hip`` and ``note`` (references need not be placed on lines for it)."""
+        return self._found.whats() if self._found is not None else self.references
 
     def untranslated(self) -> list[Reference]:
         """The references that were not translated (unsupported or unknown), in order."""
-        if self._untranslated is None:
-            translated = Outcome.TRANSLATED
-            if self._found is not None and self._references is None:
-                entries = [e for e in self._found.entries if e[2].outcome is not translated]
-                self._untranslated = self._found.references(entries)
-            else:
-                self._untranslated = [r for r in self.references if r.outcome is not translated]
-        return self._untranslated
+        if self._found is not None:
+            return self._found.untranslated()
+        return [r for r in self.references if r.outcome is not Outcome.TRANSLATED]
 
     @property
     def counts(self) -> Counter[str]:

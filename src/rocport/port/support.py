@@ -167,10 +167,7 @@ def apply(
     included.update(h.name for h in replaced.values())
     included.update(r.hip for r in added)
     needed: list[str] = []
-    if replaced or (
-        not providers.keys().isdisjoint(translation.names())
-        and any(r.name in providers for r in translation.untranslated())
-    ):
+    if replaced or any(r.name in providers for r in translation.untranslated()):
         refs = []
         for r in translation.references:
             header = replaced.get((r.name, r.line)) if r.family == "include" else None

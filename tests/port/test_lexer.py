@@ -7,7 +7,13 @@ import re
 import pytest
 
 from rocport.lexer import Kind, blank_non_code, tokenize
-from rocport.port.scanner import compile_scanner, identifier_branches, split_alternatives
+from rocport.port.scanner import (
+    branch_needles,
+    compile_scanner,
+    identifier_branches,
+    split_alternatives,
+    without_needled,
+)
 
 
 def kinds(text: str) -> list[tuple[Kind, str]]:
@@ -119,6 +125,22 @@ def test_shipped_mapping_keeps_the_scanner_literal_first():
     from rocport.port.model import PortOptions
     from rocport.port.translator import _plan
 
-    pattern = _plan(load_mapping(), PortOptions()).scanner.pattern
-    parsed = parser.parse(pattern, re.MULTILINE)
-    assert compiler._get_charset_prefix(parsed, re.MULTILINE) is not None
+    plan = _plan(load_mapping(), PortOptions())
+    for branches in (plan.branches, plan.lean_branches):  # the scanner with and without needles
+        parsed = parser.parse(compile_scanner(branches).pattern, re.MULTILINE)
+        assert compiler._get_charset_prefix(parsed, re.MULTILINE) is not None
+
+
+def test_branch_needles_are_the_long_literals_every_match_starts_with():
+    prefixes = ["make_cu[A-Z]", "make_cuda[A-Z]", "thrust::cuda\\b", "cu[A-Z]", "abcdefgh?ij"]
+    names = ["libraryPropertyType", "libraryPropertyType_t", "cudaFoo"]
+    needles = branch_needles(prefixes, names)
+    # "c" has "cu" only; the "h" of "abcdefgh?" is optional, so "abcdefg" is all "a" has
+    assert needles == {
+        "m": "make_cu",
+        "t": "thrust::cuda",
+        "l": "libraryPropertyType",
+        "a": "abcdefg",
+    }
+    branches = tuple(identifier_branches(prefixes, names))
+    assert [b[0] for b in without_needled(branches, needles)] == ["c"]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rocport.lexer import Kind, blank_non_code, tokenize
 from rocport.port.mapping import load_mapping
 from rocport.port.model import PortOptions
+from rocport.port.scanner import compile_scanner
 from rocport.port.translator import _plan, translate
 
 SETTINGS = settings(
@@ -118,6 +119,18 @@ CUDA_PIECES = [
     "\n#if __has_include(<cuda_fp16.h>)\n",
     '__has_include("nvml.h")',
 ]
+#: names of the branches that a text without their literal is scanned without
+NEEDLED = [
+    "thrust::cuda::par",
+    "thrust::cuda",
+    " thrust :: cuda",
+    "make_cuComplex(1, 2)",
+    "make_cudaExtent",
+    "libraryPropertyType_t",
+    "// thrust::cuda in a comment\n",
+    '"make_cuDoubleComplex in a string"',
+    "cuda::std",
+]
 
 plain_text = st.lists(st.sampled_from(PLAIN_PIECES + PLAIN_NAMES), max_size=40).map("".join)
 cuda_text = st.lists(
@@ -181,7 +194,7 @@ def test_scanner_sees_the_lexers_code_identifiers(mappings, text):
     code (the scanner reads ``ns::Name`` as one token, the lexer as two; a header name in
     ``__has_include(<...>)`` is a header, not identifiers)."""
     plan = _plan(mappings["6.4"], PortOptions())
-    tokens = list(plan.scanner.finditer(text))
+    tokens = list(plan.scanner_for(text).finditer(text))
     fast = {m.span() for m in tokens if m.lastgroup is None and plan.rule(m.group()) is not None}
     lexed = {
         t.start
@@ -209,8 +222,23 @@ def test_the_ascii_scanner_reads_ascii_text_the_same(mappings, text):
     """The scanner compiled for ASCII text (``re.ASCII``) finds the tokens of the one for any
     text."""
     plan = _plan(mappings["6.4"], PortOptions())
-    tokens = [(m.lastgroup, m.span()) for m in plan.scanner.finditer(text)]
-    assert [(m.lastgroup, m.span()) for m in plan.ascii_scanner.finditer(text)] == tokens
+    tokens = [(m.lastgroup, m.span()) for m in compile_scanner(plan.branches).finditer(text)]
+    ascii_scanner = compile_scanner(plan.branches, ascii=True)
+    assert [(m.lastgroup, m.span()) for m in ascii_scanner.finditer(text)] == tokens
+
+
+@SETTINGS
+@given(
+    text=st.lists(
+        st.sampled_from([*PLAIN_PIECES, *CUDA_NAMES, *CUDA_PIECES, *NEEDLED]), max_size=60
+    ).map("".join)
+)
+def test_the_scanner_chosen_for_a_text_finds_what_the_full_one_finds(mappings, text):
+    """Leaving out the branches whose literal a text lacks changes none of its tokens."""
+    plan = _plan(mappings["6.4"], PortOptions())
+    assert plan.needles  # else this test tests nothing
+    tokens = [(m.lastgroup, m.span()) for m in compile_scanner(plan.branches).finditer(text)]
+    assert [(m.lastgroup, m.span()) for m in plan.scanner_for(text).finditer(text)] == tokens
 
 
 def _wheel_headers() -> list:

@@ -19,6 +19,7 @@ whitespace precedes it on its line.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -118,6 +119,49 @@ def _literal_head(alternative: str) -> str | None:
             return None
         return head
     return None
+
+
+#: a branch whose every match starts with one literal at least this long can be left out of
+#: the scanner for a text that lacks the literal: ``str.find`` skips through text in steps of
+#: about its length, while each branch costs a match attempt at every occurrence of its first
+#: character (``t`` of ``thrust::cuda``: every ``t`` of the text)
+NEEDLE_MIN = 7
+#: characters that stand for themselves in a prefix regex (``thrust::cuda\\b``, ``make_cu[A-Z]``)
+_LITERAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:")
+
+
+def _literal_prefix(pattern: str) -> str:
+    """The literal characters that every match of ``pattern`` starts with (those before its
+    first metacharacter; a character made optional by a quantifier is not one of them)."""
+    end = 0
+    while end < len(pattern) and pattern[end] in _LITERAL_CHARS:
+        end += 1
+    if end < len(pattern) and pattern[end] in "?*{":
+        end -= 1
+    return pattern[: max(end, 0)]
+
+
+def branch_needles(prefixes: list[str], names: list[str]) -> dict[str, str]:
+    """For each first character of :func:`identifier_branches`, the literal that every match
+    of its branch starts with, where that literal is at least :data:`NEEDLE_MIN` long: a text
+    without it holds no match of the branch."""
+    starts: dict[str, list[str]] = defaultdict(list)
+    for prefix in prefixes:
+        head = _literal_head(prefix)
+        starts[head or ""].append(_literal_prefix(prefix))
+    for name in names:
+        starts[name[0]].append(name)
+    needles = {}
+    for head, literals in starts.items():
+        common = os.path.commonprefix(literals)
+        if head and len(common) >= NEEDLE_MIN:
+            needles[head] = common
+    return needles
+
+
+def without_needled(branches: tuple[str, ...], needles: dict[str, str]) -> tuple[str, ...]:
+    """``branches`` less those whose first character has a needle (:func:`branch_needles`)."""
+    return tuple(b for b in branches if b.removeprefix("\\")[0] not in needles)
 
 
 def identifier_branches(prefixes: list[str], names: list[str]) -> list[str]:

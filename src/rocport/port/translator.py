@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
 from operator import itemgetter
 
 from rocport.port import directives
@@ -31,12 +30,14 @@ from rocport.port.launch import ggl_edits, launch_config, parse_launch, spaced_e
 from rocport.port.mapping import ASSIGN_THROUGH_POINTER, DROP_FIRST_ARG, HIPBLAS_DATATYPE, Mapping
 from rocport.port.model import Found, Outcome, PortOptions, Translation
 from rocport.port.scanner import (
+    branch_needles,
     compile_scanner,
     declared_at,
     declares_namespace,
     identifier_branches,
     macro_parameters,
     split_alternatives,
+    without_needled,
 )
 from rocport.port.warp_size import constant_uses, runtime_reason
 
@@ -104,20 +105,22 @@ class _Plan:
         # names the prefixes miss, qualified ones included ("thrust::cuda" is one token)
         names = [n for n in mapping.entries if cuda_like.match(n) is None]
         names += [n for n in (*self.extra, *DEVICE_KEYWORDS) if cuda_like.match(n) is None]
-        self.branches = tuple(identifier_branches(split_alternatives(cuda_like.pattern), names))
+        prefixes = split_alternatives(cuda_like.pattern)
+        self.branches = tuple(identifier_branches(prefixes, names))
+        needles = branch_needles(prefixes, names)
+        self.needles = tuple(needles.values())
+        self.lean_branches = without_needled(self.branches, needles)
         self.rules: dict[str, _Rule | None] = {}
         self.includes: dict[tuple[str, bool], _Rule | None] = {}
         reason = runtime_reason(mapping.rocm)  # warpSize read at run time (ROCm 7)
         self.warp_rule = reason and _Rule(None, Outcome.UNSUPPORTED, "device", reason, plain=True)
 
-    @cached_property
-    def scanner(self) -> re.Pattern[str]:
-        return compile_scanner(self.branches)
-
-    @cached_property
-    def ascii_scanner(self) -> re.Pattern[str]:
-        """The scanner for text that is all ASCII (the same tokens, faster)."""
-        return compile_scanner(self.branches, ascii=True)
+    def scanner_for(self, text: str) -> re.Pattern[str]:
+        """The scanner for ``text``: without the branches whose needle ``text`` lacks (they
+        cannot match in it, and each costs an attempt at every occurrence of its first
+        character), and compiled for ASCII where the text is ASCII (the same tokens)."""
+        full = any(needle in text for needle in self.needles)
+        return compile_scanner(self.branches if full else self.lean_branches, ascii=text.isascii())
 
     def rule(self, name: str) -> _Rule | None:
         try:
@@ -304,7 +307,7 @@ class _Translator:
         found = self.found
         skip_until = 0
         off_start: int | None = None
-        scanner = plan.ascii_scanner if text.isascii() else plan.scanner
+        scanner = plan.scanner_for(text)
         for match in scanner.finditer(text):
             kind = match.lastgroup
             if kind is None:  # an identifier

@@ -4,7 +4,8 @@ unrolled block-comment pattern and the literal-first macro-parameter and quoted-
 searches find what the character-by-character patterns found; the CUDA-looking words, one
 alternative per first character, are those of one alternative per prefix; the report's JSON
 writer writes what ``json.dumps(value, indent=2)`` writes; references placed on lines only
-when asked are those of the full list."""
+when asked are those of the full list; the unqualified math-call search finds what the regex
+with a leading lookbehind found."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from rocport.port.scanner import (
     split_alternatives,
     word_before_name,
 )
-from rocport.port.translator import translate
+from rocport.port.translator import _calls_unqualified, translate
 
 #: the pattern the backwards reader replaced (a tag keyword, or a type word with one level of
 #: template arguments, then spaces, ``*`` or ``&``, up to the name)
@@ -266,3 +267,44 @@ def test_references_placed_on_lines_only_when_asked_agree_with_the_full_list() -
                 assert lines[ref.line - 1][at : at + len(ref.name)] == ref.name, (path, ref)
         checked += len(full.references)
     assert checked > 1000
+
+
+#: the regex that :func:`rocport.port.translator._calls_unqualified` replaced
+UNQUALIFIED_CALL = re.compile(
+    r"(?<![\w:.>$])(?:isfinite|isnan|isinf|isnormal|signbit|fpclassify)\s*\("
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "isnan",
+                "isinf",
+                "isinfinite",
+                "signbit",
+                "fpclassify",
+                "isnormal",
+                "(",
+                " (",
+                "\n(",
+                "::",
+                ".",
+                "->",
+                "$",
+                "_",
+                "x",
+                "é",
+                " ",
+                ";",
+                "f",
+            ]
+        ),
+        max_size=20,
+    )
+)
+def test_the_unqualified_math_call_search_agrees_with_the_regex(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    names = ("isfinite", "isnan", "isinf", "isnormal", "signbit", "fpclassify")
+    assert _calls_unqualified(text, names) == (UNQUALIFIED_CALL.search(text) is not None)

@@ -215,7 +215,8 @@ def port_tree(
             if out_root.is_dir() and not in_place:
                 _claim_output(out_root, src, force=force)
         items = _plan(src, out_root, selected=selected)
-        local = tree.defined_names(items, mapping) | options.local_names
+        reads = tree.read_sources(items)
+        local = tree.defined_names(items, mapping, reads) | options.local_names
         options = replace(options, local_names=local)
         present = frozenset(item.rel for item in items)
         engine = tree.Engine(
@@ -225,6 +226,7 @@ def port_tree(
             options,
             source_maps=toolchain is not None,
             snapshots=in_place,
+            reads=reads,
         )
         results = tree.translate_items(items, engine, jobs=jobs, progress=progress)
         results = _link_needs(results, engine)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from rocport.lexer import tokenize
+from rocport.lexer import compile_scanner
 
 #: a control word opening a comment, or one of its lines ("// rocport: off", " * rocport: on")
 _CONTROL = re.compile(r"(?:^|//|/\*|\n)[ \t*/]*rocport:[ \t]*(off|on|skip-file)\b")
@@ -87,9 +87,9 @@ def is_line_start(text: str, offset: int) -> bool:
         before -= 1
     if before >= 0 and text[before] == "\\":  # a spliced newline
         return False
-    for token in tokenize(text):
-        if token.start >= offset:
+    for token in compile_scanner().finditer(text):  # tokenize's tokens, without their tuples
+        if token.start() >= offset:
             return True
-        if token.end > offset:
+        if token.end() > offset:
             return False
     return True

@@ -254,9 +254,11 @@ class FileReport:
     @property
     def converted(self) -> bool:
         """Translated, on disk, nothing left over, and (with --check) it compiled."""
-        return self._converted(self.counts)
+        return self.converted_with(self.counts)
 
-    def _converted(self, counts: dict[str, int]) -> bool:
+    def converted_with(self, counts: dict[str, int]) -> bool:
+        """:attr:`converted`, given this file's :attr:`counts` (summed once by callers that
+        need them for other things too)."""
         return (
             self.status is FileStatus.TRANSLATED
             and self.on_disk
@@ -274,7 +276,7 @@ class FileReport:
             "status": self.status.value,
             "output": self.output,
             "written": self.written,
-            "converted": self._converted(counts),
+            "converted": self.converted_with(counts),
             "compiled": self.compiled,
             "size": self.size,
             "message": self.message,

@@ -148,12 +148,11 @@ def _written(file: FileReport, mode: str) -> str:
     return "same" if file.on_disk else "-"
 
 
-def _state(file: FileReport) -> Text:
+def _state(file: FileReport, counts: dict[str, int]) -> Text:
     if file.compiled is False:
         return Text("does not compile", style="bold red")
-    if file.converted:
+    if file.converted_with(counts):
         return Text("converted", style="green")
-    counts = file.counts
     if counts["unsupported"] or counts["unknown"]:
         return Text("partial", style="yellow")
     if file.partial_include:
@@ -170,8 +169,9 @@ def _more(console: Console, left: int, what: str) -> None:
 
 def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: int = 50) -> None:
     """Print the text report: totals, top files, API families and the untranslated uses."""
-    counts = report.counts
     files = report.files
+    file_counts = [f.counts for f in files]  # summed once: the lists below all use them
+    counts = total_counts(file_counts)
     where = f"{report.source} → {report.output}" if report.output else report.source
     where = markup(where)
     mode = "examine: nothing written" if report.mode == "examine" else report.mode
@@ -180,7 +180,7 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
         f"{report.seconds:.2f} s, {report.jobs} job{'s' if report.jobs != 1 else ''})"
     )
     statuses = ", ".join(f"{n} {name}" for name, n in report.statuses.items() if n)
-    converted = sum(f.converted for f in files)
+    converted = sum(map(FileReport.converted_with, files, file_counts))
     written = sum(f.written for f in files)
     release = _release(report.options.rocm)
     note = f"; {release['note']}" if release["note"] else ""
@@ -202,7 +202,10 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
             f"with HIP {tool.get('release', '?')} for {', '.join(report.check['offload_arch'])}"
         )
 
-    with_refs = sorted((f for f in files if f.families), key=lambda f: (-f.counts["found"], f.path))
+    with_refs = sorted(
+        ((f, c) for f, c in zip(files, file_counts, strict=True) if f.families),
+        key=lambda fc: (-fc[1]["found"], fc[0].path),
+    )
     if with_refs:
         table = Table(title="Files with CUDA references", title_justify="left", box=None)
         table.add_column("file", overflow="fold")
@@ -210,12 +213,11 @@ def render(report: TreeReport, console: Console, *, top: int = 20, max_issues: i
             table.add_column(key, justify="right")
         table.add_column("result")
         table.add_column("output")
-        for file in with_refs[:top]:
-            c = file.counts
+        for file, c in with_refs[:top]:
             table.add_row(
                 Text(printable(file.path)),
                 *(str(c[k]) for k in _COUNT_KEYS),
-                _state(file),
+                _state(file, c),
                 _written(file, report.mode),
             )
         console.print(table)

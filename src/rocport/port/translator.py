@@ -62,7 +62,7 @@ _INCLUDE_LINE = f"#include <{RUNTIME_HEADER}>\n"
 #: ``isfinite(x)`` in host code stops compiling (the device pass finds no overload)
 _MATH_H_LINE = "#include <math.h>\n"
 _MATH_H_NAMES = ("isfinite", "isnan", "isinf", "isnormal", "signbit", "fpclassify")
-_UNQUALIFIED_MATH_CALL = re.compile(rf"(?<![\w:.>$])(?:{'|'.join(_MATH_H_NAMES)})\s*\(")
+_OPEN_PAREN = re.compile(r"\s*\(")
 #: the is* names of _MATH_H_NAMES found with one search of the text instead of one each
 _MATH_H_IS_NAME = re.compile(f"is(?:{'|'.join(n[2:] for n in _MATH_H_NAMES if n[:2] == 'is')})")
 _MATH_H_OTHERS = tuple(n for n in _MATH_H_NAMES if n[:2] != "is")
@@ -574,13 +574,14 @@ class _Translator:
             return self.text
         edits.sort(key=_SPAN)
         text = self.text
-        pieces = []
+        pieces: list[str] = []
+        add = pieces.append  # once, not per edit: a file may have thousands
         last = 0
         for start, end, replacement in edits:
             if start < last:  # overlaps an earlier edit (cannot happen for well-formed input)
                 continue
-            pieces.append(text[last:start])
-            pieces.append(replacement)
+            add(text[last:start])
+            add(replacement)
             last = end
         pieces.append(text[last:])
         out = "".join(pieces)
@@ -602,9 +603,23 @@ class _Translator:
         text = self.text
         if _MATH_H_IS_NAME.search(text) is None and not any(n in text for n in _MATH_H_OTHERS):
             return False
-        return (
-            _UNQUALIFIED_MATH_CALL.search(text) is not None and _MATH_H_INCLUDE.search(text) is None
-        )
+        return _calls_unqualified(text, _MATH_H_NAMES) and _MATH_H_INCLUDE.search(text) is None
+
+
+def _calls_unqualified(text: str, names: tuple[str, ...]) -> bool:
+    """Whether ``text`` calls one of ``names`` unqualified: no word character, ``::``, ``.``,
+    ``->`` or ``$`` right before it, ``(`` after it. Each name is found with ``str.find``: a
+    regex that starts with a lookbehind is tried at every character of the file."""
+    for name in names:
+        at = text.find(name)
+        while at != -1:
+            before = text[at - 1] if at else " "
+            if not (before.isalnum() or before in "_:.>$") and _OPEN_PAREN.match(
+                text, at + len(name)
+            ):
+                return True
+            at = text.find(name, at + 1)
+    return False
 
 
 #: the word that ends a type right before a declared name (``void __stcs(``), and the

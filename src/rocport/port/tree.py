@@ -26,7 +26,8 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from contextlib import suppress
+from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,16 +96,28 @@ class Item:
     selected: bool = True  # False: left out by globs or compile_commands.json (copied untouched)
 
 
-def defined_names(items: list[Item], mapping) -> frozenset[str]:
+Read = tuple[bytes, os.stat_result]
+
+
+def read_sources(items: list[Item]) -> dict[str, Read]:
+    """The bytes and status of every source file by relative path, read once for
+    :func:`defined_names` and the translation (:attr:`Engine.reads`); one that cannot be read is
+    left out (translating it reports why)."""
+    reads = {}
+    for item in items:
+        if item.kind == "source":
+            with suppress(InputError):
+                reads[item.rel] = read_regular(item.src)
+    return reads
+
+
+def defined_names(items: list[Item], mapping, reads: dict[str, Read]) -> frozenset[str]:
     """CUDA-looking macro names that the tree's own source files ``#define`` and the mapping
     does not know (``CUDA_CHECK``, ``cudaCheck``): the project's names, not CUDA APIs."""
     names: set[str] = set()
     for item in items:
-        if item.kind == "source":
-            try:
-                text = item.src.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
+        if item.kind == "source" and item.rel in reads:
+            text = reads[item.rel][0].decode("utf-8", "replace")
             names.update(defined_macros(text))
             if item.rel.endswith(_HEADER_SUFFIXES):  # declarations other files may use
                 names.update(project_declarations(text, mapping))
@@ -181,10 +194,13 @@ class Engine:
     options: PortOptions
     source_maps: bool = False  # keep each source file's line map (for compiling the output)
     snapshots: bool = False  # keep what each changed input held when read (for --in-place)
+    #: sources read already (:func:`read_sources`), each taken by the run that translates it
+    reads: dict[str, Read] = field(default_factory=dict, compare=False)
 
     def run(self, item: Item) -> FileResult:
         """Read and translate one selected source or build file; nothing is written here."""
-        data, st = read_regular(item.src)
+        read = self.reads.pop(item.rel, None)
+        data, st = read if read is not None else read_regular(item.src)
 
         def untouched(status: FileStatus, message: str | None = None, kind: str = item.kind):
             return FileResult(

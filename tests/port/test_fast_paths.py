@@ -3,7 +3,8 @@ what one regex found by trying every position of the 120 characters before a nam
 unrolled block-comment pattern and the literal-first macro-parameter and quoted-include
 searches find what the character-by-character patterns found; the CUDA-looking words, one
 alternative per first character, are those of one alternative per prefix; the report's JSON
-writer writes what ``json.dumps(value, indent=2)`` writes; references placed on lines only
+writer writes what ``json.dumps(value, indent=2)`` writes (and the same document with deep
+containers on one line); references placed on lines only
 when asked are those of the full list; the unqualified math-call search finds what the regex
 with a leading lookbehind found."""
 
@@ -228,6 +229,27 @@ _JSON = st.recursive(
 @given(_JSON)
 def test_the_report_json_is_that_of_json_dumps(value) -> None:
     assert _json.dumps(value) == json.dumps(value, indent=2)
+
+
+def _pruned(value, depth: int):
+    """``value`` with every container ``depth`` deep replaced by 0 (one line, as inlined)."""
+    if isinstance(value, (dict, list, tuple)) and depth == 0:
+        return 0
+    if isinstance(value, dict):
+        return {k: _pruned(v, depth - 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_pruned(v, depth - 1) for v in value]
+    return value
+
+
+@settings(max_examples=500, deadline=None)
+@given(_JSON, st.integers(0, 3))
+def test_the_report_json_inlines_deep_containers_and_reads_back_the_same(value, depth) -> None:
+    text = _json.dumps(value, inline_from=depth)
+    assert json.dumps(json.loads(text)) == json.dumps(value)  # NaN written as json writes it
+    # every container that deep is on one line; the levels above are laid out as indent=2
+    lines = json.dumps(_pruned(value, depth), indent=2).splitlines()
+    assert len(text.splitlines()) == len(lines)
 
 
 CORPUS = Path(

@@ -95,7 +95,7 @@ def _emit(text: str, destination: str | Path) -> None:
 
 def write_json(report: TreeReport, destination: str | Path) -> None:
     """Write the JSON report to a file (atomically), or to stdout for ``-``."""
-    _emit(_json.dumps(to_dict(report)) + "\n", destination)
+    _emit(_json.dumps(to_dict(report), inline_from=3) + "\n", destination)
 
 
 def csv_rows(report: TreeReport) -> list[dict]:

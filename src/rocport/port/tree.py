@@ -171,17 +171,18 @@ class FileResult:
 # -- phase 1: translate (in this process or a worker) --------------------------------------
 
 
-def _not_utf8(data: bytes) -> str | None:
-    """A note for a file holding bytes that are not UTF-8 (a Windows-1252 ``é`` in a string):
-    it is translated all the same, and those bytes are written back exactly as read."""
+def _decode(data: bytes) -> tuple[str, str | None]:
+    """The text of ``data``, and a note where it holds bytes that are not UTF-8 (a
+    Windows-1252 ``é`` in a string): such a file is translated all the same, and those bytes
+    are written back exactly as read (``surrogateescape`` both ways)."""
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        return (
+        note = (
             f"not all UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             "such bytes are kept exactly as read"
         )
-    return None
+        return data.decode("utf-8", "surrogateescape"), note
 
 
 @dataclass(frozen=True)
@@ -209,8 +210,7 @@ class Engine:
 
         if b"\0" in data:
             return untouched(FileStatus.BINARY, "binary (contains NUL bytes); copied untouched")
-        not_utf8 = _not_utf8(data)
-        text = data.decode("utf-8", "surrogateescape")  # encoded back the same way: same bytes
+        text, not_utf8 = _decode(data)
         if item.kind == "build":
             try:
                 translation = self.migrate(item.src, text, self.options)

@@ -392,3 +392,34 @@ def test_other_findcuda_commands_are_reported() -> None:
     out = port("cuda_select_nvcc_arch_flags(ARCH_FLAGS Auto)\n")
     assert out.text == "cuda_select_nvcc_arch_flags(ARCH_FLAGS Auto)\n"
     assert refs(out, Outcome.UNKNOWN) == [(1, "cuda_select_nvcc_arch_flags", None)]
+
+
+def test_nvtx_targets_link_the_roctx_library_found_once_before_its_first_use() -> None:
+    out = port("""\
+        add_executable(a a.cu)
+        target_link_libraries(a PRIVATE CUDA::nvtx3)
+        target_link_libraries(b PRIVATE $<$<BOOL:${TRACE}>:CUDA::nvToolsExt>)
+        if(TARGET CUDA::nvtx3)
+        endif()
+    """)
+    find = "find_library(ROCTX64_LIBRARY roctx64 HINTS $ENV{ROCM_PATH}/lib /opt/rocm/lib"
+    assert out.text.count("find_library(") == 1
+    lines = out.text.splitlines()[2:]  # after add_executable and its LANGUAGE HIP line
+    assert lines[0].startswith(find) and lines[0].endswith(" REQUIRED)")
+    assert lines[1] == "target_link_libraries(a PRIVATE ${ROCTX64_LIBRARY})"
+    assert lines[2] == "target_link_libraries(b PRIVATE $<$<BOOL:${TRACE}>:${ROCTX64_LIBRARY}>)"
+    assert lines[3] == "if(TARGET CUDA::nvtx3)"  # no ROCm target: a TARGET test stays CUDA's
+    unsupported = [r for r in out.references if r.outcome is Outcome.UNSUPPORTED]
+    assert [(r.line, r.name) for r in unsupported] == [(4, "CUDA::nvtx3")]
+    assert "TARGET test" in unsupported[0].note
+
+
+def test_nvtx_target_beside_find_package_cudatoolkit_gets_its_find_library_there() -> None:
+    out = port("""\
+        find_package(CUDAToolkit REQUIRED)
+        target_link_libraries(a PRIVATE CUDA::cudart CUDA::nvtx3)
+    """)
+    lines = out.text.splitlines()
+    assert lines[0] == "find_package(hip REQUIRED)"
+    assert lines[1].startswith("find_library(ROCTX64_LIBRARY roctx64 ")
+    assert lines[2] == "target_link_libraries(a PRIVATE hip::host ${ROCTX64_LIBRARY})"

@@ -143,6 +143,52 @@ def test_separable_compilation_links_device_code_across_files(scratch: Path, sid
         assert (build / switch / f"app_{switch}").is_file()
 
 
+NVTX_CMAKE = """cmake_minimum_required(VERSION 3.18)
+project(tracing LANGUAGES CXX CUDA)
+find_package(CUDAToolkit REQUIRED)
+add_executable(tracing main.cu)
+target_link_libraries(tracing PRIVATE CUDA::cudart CUDA::nvtx3)
+"""
+NVTX_MAIN = """#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+__global__ void fill(int *out) { out[threadIdx.x] = threadIdx.x; }
+
+int main() {
+  nvtxRangePushA("fill");
+  int *d = nullptr;
+  cudaMalloc(&d, 64 * sizeof(int));
+  fill<<<1, 64>>>(d);
+  cudaDeviceSynchronize();
+  cudaFree(d);
+  nvtxRangePop();
+  return 0;
+}
+"""
+
+
+def test_cmake_links_rocTX_where_cuda_linked_the_nvtx3_target(scratch: Path, sid: Launcher) -> None:
+    """``CUDA::nvtx3`` has no ROCm target: the port links the roctx64 library that an inserted
+    ``find_library`` finds, and the program that calls rocTX links."""
+    src = scratch / "tracing"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(NVTX_CMAKE)
+    (src / "main.cu").write_text(NVTX_MAIN)
+    out = scratch / "tracing-hip"
+    report = port_tree(src, out, options=OPTIONS, jobs=1)
+    assert report.counts["unsupported"] == 0 and report.counts["unknown"] == 0, report.counts
+    assert "${ROCTX64_LIBRARY}" in (out / "CMakeLists.txt").read_text()
+    build = out / "build"
+    configure = sid.run("cmake", [
+        "-S", str(out), "-B", str(build), "-DCMAKE_HIP_COMPILER=/usr/bin/clang++-21",
+        "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-21", "-DCMAKE_HIP_ARCHITECTURES=gfx90a",
+    ], cwd=out, timeout=300)  # fmt: skip
+    _ok(configure, "cmake configure")
+    log = _ok(sid.run("cmake", ["--build", str(build), "--verbose"], cwd=out, timeout=300), "build")
+    assert "libroctx64.so" in log
+    assert (build / "tracing").is_file()
+
+
 CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
 
 

@@ -49,11 +49,24 @@ _GLOB_FLAGS = frozenset({"CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"})
 _GLOB_VALUED = frozenset({"LIST_DIRECTORIES", "RELATIVE"})
 
 
+#: why a CUDA target that ROCm links as a plain library stays as it is outside link commands
+_NOT_A_TARGET = (
+    "ROCm has no such target (its library is linked through find_library): only link commands "
+    "are rewritten, so a TARGET test of it is false on ROCm"
+)
+
+
+def _library_variable(library: str) -> str:
+    """The variable that ``find_library`` sets for ``library`` (``ROCTX64_LIBRARY``)."""
+    return f"{library.upper()}_LIBRARY"
+
+
 @functools.cache
 def _word_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    """Any of ``names`` as a whole word (not the tail of a longer name or of ``X::``)."""
+    """Any of ``names`` as a whole word (not the tail of a longer name or of ``X::``; after
+    the single ``:`` of a generator expression, ``$<$<BOOL:${X}>:CUDA::nvtx3>``, it is one)."""
     alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
-    return re.compile(rf"(?<![A-Za-z0-9_:])({alternatives})(?![A-Za-z0-9_])")
+    return re.compile(rf"(?<![A-Za-z0-9_])(?<!::)({alternatives})(?![A-Za-z0-9_])")
 
 
 class _CMakeMigration:
@@ -69,6 +82,7 @@ class _CMakeMigration:
         self.unknown_re = re.compile(self.data["unknown_pattern"])
         self.genex = self.data["genex"]
         self.packages_needed: dict[str, int] = {}  # package -> offset of first use
+        self.libraries_needed: dict[str, int] = {}  # library found by find_library -> likewise
         self.found_packages: set[str] = set()
         self.marked_sources: set[str] = set()
         self.enables_hip = False
@@ -182,6 +196,19 @@ class _CMakeMigration:
     def _need(self, package: str, offset: int) -> None:
         self.packages_needed.setdefault(package, offset)
 
+    def _library(self, library: str, offset: int) -> str:
+        """``${ROCTX64_LIBRARY}``: the variable that a ``find_library`` inserted before the
+        first use sets (for a ROCm library that ships no CMake package)."""
+        self.libraries_needed.setdefault(library, offset)
+        return f"${{{_library_variable(library)}}}"
+
+    def _find_libraries(self) -> list[str]:
+        hints = " ".join(self.data["library_hints"])
+        return [
+            f"find_library({_library_variable(name)} {name} HINTS {hints} REQUIRED)"
+            for name in sorted(self.libraries_needed)
+        ]
+
     # -- languages --------------------------------------------------------------------------
     def _project(self, cmd: Command) -> None:
         args = cmd.args[1:]
@@ -243,6 +270,7 @@ class _CMakeMigration:
             for pkg in sorted(self.packages_needed)
             if pkg != "hip" and pkg not in self.found_packages
         ]
+        lines += self._find_libraries()
         if legacy and not self.enables_hip:
             lines.append("enable_language(HIP)")
             self.enables_hip = True
@@ -254,18 +282,23 @@ class _CMakeMigration:
                 self._line_end(cmd.end), "".join(f"\n{indent}{ln}" for ln in lines[1:])
             )
         note = "the HIP runtime package and one package per ROCm library linked in this file"
+        if self.libraries_needed:
+            note += " (a library without a package found by find_library)"
         if legacy and lines[-1] == "enable_language(HIP)":
             note += "; FindCUDA compiled .cu files itself, HIP needs the language enabled"
         self.edit.refer(cmd.start, old, Outcome.TRANSLATED, FAMILY, "\n".join(lines), note)
 
     def _find_missing_packages(self) -> None:
         missing = [p for p in self.packages_needed if p not in self.found_packages]
-        if not missing:
+        if not missing and not self.libraries_needed:
             return
-        first = min(self.packages_needed[p] for p in missing)
+        first = min(
+            [self.packages_needed[p] for p in missing] + list(self.libraries_needed.values())
+        )
         indent = self.edit.indent_at(first)
-        lines = "".join(f"{indent}find_package({p} REQUIRED)\n" for p in sorted(missing))
-        self.edit.insert(self.edit.line_start(first), lines)
+        lines = [f"find_package({p} REQUIRED)" for p in sorted(missing)]
+        lines += self._find_libraries()
+        self.edit.insert(self.edit.line_start(first), "".join(f"{indent}{ln}\n" for ln in lines))
 
     def _rename_package(self, cmd: Command) -> None:
         arg = cmd.args[0]
@@ -468,6 +501,9 @@ class _CMakeMigration:
                 continue
             if row is None:
                 continue
+            if "library" in row:
+                self._replace_arg(arg, self._library(row["library"], cmd.start), row.get("note"))
+                continue
             if row.get("status") == "unsupported":
                 if self.edit.claim(arg.start, arg.end):
                     self.edit.refer(
@@ -666,11 +702,15 @@ class _CMakeMigration:
                 row = self.data["targets"][m.group()]
                 at = arg.value_start + m.start()
                 hip, package = self._target(row)
+                if "library" in row and cmd.lname in _LINK_COMMANDS:  # a variable: linked only
+                    new = self._library(row["library"], cmd.start)
+                    if self.edit.replace(at, at + len(m.group()), new):
+                        self.edit.refer(at, m.group(), Outcome.TRANSLATED, FAMILY, new, row["note"])
+                    continue
                 if row.get("status") == "unsupported" or hip is None:
+                    note = _NOT_A_TARGET if "library" in row else row.get("note")
                     if self.edit.claim(at, at + len(m.group())):
-                        self.edit.refer(
-                            at, m.group(), Outcome.UNSUPPORTED, FAMILY, None, row.get("note")
-                        )
+                        self.edit.refer(at, m.group(), Outcome.UNSUPPORTED, FAMILY, None, note)
                     continue
                 if self.edit.replace(at, at + len(m.group()), hip):
                     self.edit.refer(at, m.group(), Outcome.TRANSLATED, FAMILY, hip, row.get("note"))

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rocport import lexer
 from rocport.lexer import Kind, blank_non_code, tokenize
 from rocport.port.scanner import (
     branch_needles,
@@ -144,3 +147,26 @@ def test_branch_needles_are_the_long_literals_every_match_starts_with():
     }
     branches = tuple(identifier_branches(prefixes, names))
     assert [b[0] for b in without_needled(branches, needles)] == ["c"]
+
+
+#: the lexer's patterns before they took runs of characters in one step
+PLAIN = {
+    "comment": r"//(?:[^\n\\]|\\(?:[ \t\f\v\r]*\n|.|\Z))*|/\*(?s:.*?)(?:\*/|\Z)",
+    "string": r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\(?:[ \t\f\v\r]*\n|.|\Z))*"?',
+    "char": r"(?:u8|u|U|L)?'(?:[^'\\\n]|\\(?:[ \t\f\v\r]*\n|.|\Z))*'?",
+}
+_PIECES = ["/", "*", "\\", "\n", " ", "\t", "\r", "a", "//", "/*", "*/", "**", '"', "'", "u8", "L"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_the_lexers_comment_and_literal_patterns_match_like_the_plain_ones(
+    pieces: list[str],
+) -> None:
+    text = "".join(pieces)
+    parts = dict(lexer._PARTS)
+    for kind, plain in PLAIN.items():
+        slow, fast = re.compile(plain), re.compile(parts[kind])
+        for at in range(len(text)):
+            a, b = slow.match(text, at), fast.match(text, at)
+            assert (a and a.span()) == (b and b.span()), (kind, text, at)

@@ -24,6 +24,10 @@ PIECES = [
     "my__all_sync(unsigned mask, int p) { return p; }\n",
     "static int __all_sync(uint32_t m, int p) { return m & p; }\n",
     "__shfl_xor_sync(unsigned m, float v, int l) {",
+    "__a_sync_b_sync(int m, int p) { return p; }",
+    "___sync(unsigned m, int p) {",
+    "(",
+    ",",
     "}",
     "\n",
     " ",
@@ -56,6 +60,9 @@ def test_literal_first_patterns_find_what_the_anchored_ones_find(pieces):
         fast = getattr(_warp_model, name)
         found = [m.groups() for m in _warp_model._found(fast, text)]
         assert found == [m.groups() for m in anchored.finditer(text)], name
+    # the mask-free function definitions, tried only at words that hold "_sync"
+    sync = [m.groups() for m in _warp_model._sync_definitions(text)]
+    assert sync == [m.groups() for m in ANCHORED["_MASK_FUNCTION"].finditer(text)]
 
 
 def test_the_header_facts_of_a_project_header(tmp_path):

@@ -25,7 +25,7 @@ from operator import attrgetter
 from rocport._diagnostics import Applicability, Edit, Fix
 from rocport.lexer import at_line_start
 from rocport.scan import cexpr
-from rocport.scan.context import CudaSource, Function
+from rocport.scan.context import CudaSource, Function, word_start
 from rocport.scan.registry import scan_cache
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
 from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
@@ -664,7 +664,8 @@ def _facts_of(text: str) -> _Facts:
         if _is_warp_size_name(match.group(1)):
             values.setdefault(match.group(1), set()).add(match.group(2).split("//")[0].strip())
     for pattern in (_MASK_MACRO, _MASK_FUNCTION):
-        for match in _found(pattern, text):
+        found = _found(pattern, text) if pattern is _MASK_MACRO else _sync_definitions(text)
+        for match in found:
             body = match.group(match.lastindex)
             if pattern is _MASK_MACRO:
                 body = match.group(3) + match.group(4)
@@ -672,6 +673,21 @@ def _facts_of(text: str) -> _Facts:
                 mask_free.add(match.group(1))
     includes = [match.group(1) for match in _found(_INCLUDE, text)]
     return values, mask_free, includes
+
+
+def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
+    """``_found(_MASK_FUNCTION, text)``, tried only at the start of each word that holds
+    ``_sync``: the pattern's literal ``__`` starts every ``__global__`` and ``__device__``."""
+    end = 0
+    at = text.find("_sync")
+    while at != -1:
+        start = word_start(text, at)
+        if start >= end and text.startswith("__", start):
+            match = _MASK_FUNCTION.match(text, start)
+            if match is not None:
+                yield match
+                end = match.end()
+        at = text.find("_sync", at + 5)
 
 
 def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:

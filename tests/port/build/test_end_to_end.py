@@ -37,6 +37,21 @@ def _ok(result: subprocess.CompletedProcess[str], what: str) -> str:
     return output
 
 
+def _cmake_build(sid: Launcher, out: Path) -> tuple[Path, str]:
+    """Configure the ported CMake project ``out`` for gfx90a with the sid root's CMake and
+    clang, build it; return the build folder and the build log."""
+    build = out / "build"
+    configure = sid.run("cmake", [
+        "-S", str(out), "-B", str(build), "-DCMAKE_HIP_COMPILER=/usr/bin/clang++-21",
+        "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-21", "-DCMAKE_HIP_ARCHITECTURES=gfx90a",
+    ], cwd=out, timeout=300)  # fmt: skip
+    _ok(configure, "cmake configure")
+    built = sid.run(
+        "cmake", ["--build", str(build), "--verbose", "--parallel", "2"], cwd=out, timeout=300
+    )
+    return build, _ok(built, "cmake --build")
+
+
 def test_cmake_project_configures_and_builds_with_hip_language(
     scratch: Path, sid: Launcher
 ) -> None:
@@ -126,18 +141,7 @@ def test_separable_compilation_links_device_code_across_files(scratch: Path, sid
     (src / "CMakeLists.txt").write_text(top)
     out = scratch / "rdc-hip"
     port_tree(src, out, options=OPTIONS, jobs=1)
-    build = out / "build"
-    configure = sid.run("cmake", [
-        "-S", str(out), "-B", str(build), "-DCMAKE_HIP_COMPILER=/usr/bin/clang++-21",
-        "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-21", "-DCMAKE_HIP_ARCHITECTURES=gfx90a",
-    ], cwd=out, timeout=300)  # fmt: skip
-    _ok(configure, "cmake configure")
-    log = _ok(
-        sid.run(
-            "cmake", ["--build", str(build), "--verbose", "--parallel", "2"], cwd=out, timeout=300
-        ),
-        "build",
-    )
+    build, log = _cmake_build(sid, out)
     assert log.count("--hip-link") >= 2
     for switch in RDC_SWITCHES:
         assert (build / switch / f"app_{switch}").is_file()
@@ -178,13 +182,7 @@ def test_cmake_links_rocTX_where_cuda_linked_the_nvtx3_target(scratch: Path, sid
     report = port_tree(src, out, options=OPTIONS, jobs=1)
     assert report.counts["unsupported"] == 0 and report.counts["unknown"] == 0, report.counts
     assert "${ROCTX64_LIBRARY}" in (out / "CMakeLists.txt").read_text()
-    build = out / "build"
-    configure = sid.run("cmake", [
-        "-S", str(out), "-B", str(build), "-DCMAKE_HIP_COMPILER=/usr/bin/clang++-21",
-        "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-21", "-DCMAKE_HIP_ARCHITECTURES=gfx90a",
-    ], cwd=out, timeout=300)  # fmt: skip
-    _ok(configure, "cmake configure")
-    log = _ok(sid.run("cmake", ["--build", str(build), "--verbose"], cwd=out, timeout=300), "build")
+    build, log = _cmake_build(sid, out)
     assert "libroctx64.so" in log
     assert (build / "tracing").is_file()
 

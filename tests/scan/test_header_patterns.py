@@ -56,10 +56,9 @@ ANCHORED = {
 @given(st.lists(st.sampled_from(PIECES), max_size=30))
 def test_literal_first_patterns_find_what_the_anchored_ones_find(pieces):
     text = "".join(pieces)
-    for name, anchored in ANCHORED.items():
-        fast = getattr(_warp_model, name)
-        found = [m.groups() for m in _warp_model._found(fast, text)]
-        assert found == [m.groups() for m in anchored.finditer(text)], name
+    for name in ("_INCLUDE", "_DEFINE_VALUE", "_MASK_MACRO"):  # directives
+        found = [m.groups() for m in _warp_model._found(getattr(_warp_model, name), text)]
+        assert found == [m.groups() for m in ANCHORED[name].finditer(text)], name
     # the mask-free function definitions, tried only at words that hold "_sync"
     sync = [m.groups() for m in _warp_model._sync_definitions(text)]
     assert sync == [m.groups() for m in ANCHORED["_MASK_FUNCTION"].finditer(text)]

@@ -20,6 +20,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 
 from rocport._diagnostics import Applicability, Edit, Fix
@@ -612,9 +613,10 @@ class TreeFacts:
 _EMPTY = TreeFacts({}, frozenset())
 _HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
 #: the patterns of :func:`_header` start with a literal (``#``, ``__``), so that a search
-#: jumps from one to the next; where each may start (a line's first non-blank, a word's
-#: start) is checked in :func:`_found`: a ``^`` or ``\b`` in front would make the regex try
-#: every character of every header (ten to twenty times slower)
+#: jumps from one to the next; where each may start is checked in Python (a line's first
+#: non-blank: :func:`_found`; a word that holds ``_sync``: :func:`_sync_definitions`): a ``^``
+#: or ``\b`` in front would make the regex try every character of every header (ten to twenty
+#: times slower)
 _INCLUDE = re.compile(r'#[ \t]*include[ \t]*"([^"]+)"')
 _DEFINE_VALUE = re.compile(r"#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*$", re.MULTILINE)
 _MASK_MACRO = re.compile(
@@ -663,21 +665,18 @@ def _facts_of(text: str) -> _Facts:
     for match in _found(_DEFINE_VALUE, text):
         if _is_warp_size_name(match.group(1)):
             values.setdefault(match.group(1), set()).add(match.group(2).split("//")[0].strip())
-    for pattern in (_MASK_MACRO, _MASK_FUNCTION):
-        found = _found(pattern, text) if pattern is _MASK_MACRO else _sync_definitions(text)
-        for match in found:
-            body = match.group(match.lastindex)
-            if pattern is _MASK_MACRO:
-                body = match.group(3) + match.group(4)
-            if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
-                mask_free.add(match.group(1))
+    macros = ((m, m.group(3) + m.group(4)) for m in _found(_MASK_MACRO, text))
+    functions = ((m, m.group(3)) for m in _sync_definitions(text))
+    for match, body in chain(macros, functions):  # (name, mask parameter, ...), what uses it
+        if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
+            mask_free.add(match.group(1))
     includes = [match.group(1) for match in _found(_INCLUDE, text)]
     return values, mask_free, includes
 
 
 def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
-    """``_found(_MASK_FUNCTION, text)``, tried only at the start of each word that holds
-    ``_sync``: the pattern's literal ``__`` starts every ``__global__`` and ``__device__``."""
+    """What ``_MASK_FUNCTION`` with a ``\b`` in front would find, tried only at the start of
+    each word that holds ``_sync`` (its literal ``__`` starts every ``__global__``)."""
     end = 0
     at = text.find("_sync")
     while at != -1:
@@ -691,17 +690,12 @@ def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
 
 
 def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """What ``pattern`` with a ``^`` (a directive: ``#`` first) or a ``\b`` (``__`` first) in
-    front would find: each match that starts a line (after blanks) or a word."""
-    directive = pattern.pattern.startswith("#")
+    """What a directive ``pattern`` (``#`` first) with a ``^`` in front would find: each match
+    that starts a line (after blanks)."""
     pos = 0
     while (match := pattern.search(text, pos)) is not None:
         at = match.start()
-        if directive:
-            fits = at_line_start(text, at)
-        else:
-            fits = at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
-        if fits:
+        if at_line_start(text, at):
             yield match
             pos = max(match.end(), at + 1)
         else:

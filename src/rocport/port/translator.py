@@ -96,10 +96,15 @@ class _Plan:
     (compiled once per process: the scanner regex takes a few tenths of a second)."""
 
     def __init__(
-        self, mapping: Mapping, extra: tuple[tuple[str, str], ...], warp_sync: str
+        self,
+        mapping: Mapping,
+        extra: tuple[tuple[str, str], ...],
+        warp_sync: str,
+        local_names: frozenset[str] = frozenset(),
     ) -> None:
         self.mapping = mapping
         self.extra = dict(extra)
+        self.local_names = local_names
         self.mask_free = warp_sync == "mask-free"
         cuda_like = mapping.cuda_like
         # names the prefixes miss, qualified ones included ("thrust::cuda" is one token)
@@ -152,6 +157,8 @@ class _Plan:
         if entry is None:
             if name in DEVICE_KEYWORDS:
                 return _Rule(None, None, "device")
+            if name in self.local_names:  # the project's own (``CUDA_CHECK``): not a CUDA API
+                return None
             if self.mapping.is_cuda_like(name):
                 return _Rule(None, Outcome.UNKNOWN, _family_of_unknown(name))
             return None
@@ -209,12 +216,14 @@ _PLANS: dict[tuple, _Plan] = {}
 
 
 def _plan(mapping: Mapping, options: PortOptions) -> _Plan:
-    key = (id(mapping), options.extra_names, options.warp_sync)
+    key = (id(mapping), options.extra_names, options.warp_sync, options.local_names)
     plan = _PLANS.get(key)
     if plan is None or plan.mapping is not mapping:
         if len(_PLANS) >= 16:
             _PLANS.clear()
-        plan = _PLANS[key] = _Plan(mapping, options.extra_names, options.warp_sync)
+        plan = _PLANS[key] = _Plan(
+            mapping, options.extra_names, options.warp_sync, options.local_names
+        )
     return plan
 
 
@@ -412,11 +421,11 @@ class _Translator:
 
     @property
     def own_names(self) -> frozenset[str]:
-        """Names the project defines itself (macros of this file, ``options.local_names``):
-        a CUDA-looking prefix does not make them unknown CUDA APIs (``#define CUDA_CHECK``)."""
+        """Macros this file defines: a CUDA-looking prefix does not make them unknown CUDA APIs
+        (``#define CUDA_CHECK``; ``options.local_names``, the tree's, are left out by the plan's
+        rules already)."""
         if self._own_names is None:
-            defined = defined_macros(self.text)
-            self._own_names = frozenset(defined).union(self.options.local_names)
+            self._own_names = frozenset(defined_macros(self.text))
         return self._own_names
 
     def _used_as_namespace(self, start: int, end: int) -> bool:

@@ -231,6 +231,12 @@ def test_the_report_json_is_that_of_json_dumps(value) -> None:
     assert _json.dumps(value) == json.dumps(value, indent=2)
 
 
+def _read_back(text: str) -> str:
+    """``text`` parsed and written again, objects as lists of pairs: keys that two types write
+    alike (``1`` and ``"1"``, two NaN) are all kept, and NaN is written as json writes it."""
+    return json.dumps(json.loads(text, object_pairs_hook=list))
+
+
 def _pruned(value, depth: int):
     """``value`` with every container ``depth`` deep replaced by 0 (one line, as inlined)."""
     if isinstance(value, (dict, list, tuple)) and depth == 0:
@@ -246,7 +252,7 @@ def _pruned(value, depth: int):
 @given(_JSON, st.integers(0, 3))
 def test_the_report_json_inlines_deep_containers_and_reads_back_the_same(value, depth) -> None:
     text = _json.dumps(value, inline_from=depth)
-    assert json.dumps(json.loads(text)) == json.dumps(value)  # NaN written as json writes it
+    assert _read_back(text) == _read_back(json.dumps(value))
     # every container that deep is on one line; the levels above are laid out as indent=2
     lines = json.dumps(_pruned(value, depth), indent=2).splitlines()
     assert len(text.splitlines()) == len(lines)

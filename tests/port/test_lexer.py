@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rocport import lexer
 from rocport.lexer import Kind, blank_non_code, tokenize
 from rocport.port.scanner import (
+    GENERIC_MIN,
     branch_needles,
     compile_scanner,
     identifier_branches,
@@ -147,6 +148,22 @@ def test_branch_needles_are_the_long_literals_every_match_starts_with():
     }
     branches = tuple(identifier_branches(prefixes, names))
     assert [b[0] for b in without_needled(branches, needles)] == ["c"]
+
+
+def test_many_names_of_one_stem_share_a_generic_branch():
+    """More than GENERIC_MIN names that all start with ``__`` become one ``__\\w*`` branch: it
+    finds every word the trie found, with the same bounds, and other ``__`` words besides
+    (which the translator's rules skip); a qualified name keeps the trie."""
+    names = [f"__n{i}" for i in range(GENERIC_MIN + 1)]
+    generic = identifier_branches(["__nv_", "__shfl\\w*_sync\\b"], names)
+    assert generic == ["_(?<![\\w$].)_\\w*+(?!\\$)"]
+    trie_only = identifier_branches(["__nv_"], names[:GENERIC_MIN])
+    text = "__n7 x__n8 __n9$ __nv_x __shfl_down_sync __restrict__ __n100 a.__n3"
+    found = [m.group() for m in compile_scanner(tuple(generic)).finditer(text)]
+    before = [m.group() for m in compile_scanner(tuple(trie_only)).finditer(text)]
+    assert found == ["__n7", "__nv_x", "__shfl_down_sync", "__restrict__", "__n100", "__n3"]
+    assert set(before) <= set(found)
+    assert len(identifier_branches(["cub::"], ["c::x", *[f"c{i}" for i in range(200)]])[0]) > 200
 
 
 #: the lexer's patterns before they took runs of characters in one step

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from functools import cache
 
 _NOT_AFTER_WORD = r"(?<![\w$].)"  # placed after a token's first character
+_WORD = re.compile(r"\w+")
 
 _LINE_COMMENT = r"//[^\n\\]*(?:\\(?:[ \t\f\v\r]*\n|.|\Z)[^\n\\]*)*"
 #: a block comment, or a run of line comments on consecutive lines (one match: doc comments
@@ -126,6 +127,9 @@ def _literal_head(alternative: str) -> str | None:
 #: about its length, while each branch costs a match attempt at every occurrence of its first
 #: character (``t`` of ``thrust::cuda``: every ``t`` of the text)
 NEEDLE_MIN = 7
+#: a first character with more names than this is matched by the stem they share (see
+#: :func:`identifier_branches`)
+GENERIC_MIN = 100
 #: characters that stand for themselves in a prefix regex (``thrust::cuda\\b``, ``make_cu[A-Z]``)
 _LITERAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:")
 
@@ -168,21 +172,34 @@ def identifier_branches(prefixes: list[str], names: list[str]) -> list[str]:
     """Scanner alternatives for identifiers starting with a prefix regex or equal to a name.
 
     Prefix alternatives are extended by ``\\w*``; each branch starts with a literal character.
-    A prefix that does not start with one is kept in a (slower) branch of its own.
+    A prefix that does not start with one is kept in a (slower) branch of its own. A first
+    character with more than :data:`GENERIC_MIN` names, all of them words that start with one
+    stem (``__`` of ``__float2half``, ``__shfl\\w*_sync``), gets ``stem\\w*`` instead of their
+    trie: a branch that also matches the stem's other words (the caller's rules skip them),
+    compiled several times faster.
     """
     by_head: dict[str, list[str]] = defaultdict(list)
     loose: list[str] = []
+    stems: dict[str, list[str]] = defaultdict(list)  # head -> literal starts of its matches
     for prefix in prefixes:
         head = _literal_head(prefix)
         if head is None:
             loose.append(prefix)
         else:
             by_head[head].append(f"(?:{prefix[1:]})\\w*")
+            stems[head].append(_literal_prefix(prefix) if ":" not in prefix else "")
     words: dict[str, list[str]] = defaultdict(list)
     for name in names:
         words[name[0]].append(name[1:])
+        stems[name[0]].append(name if _WORD.fullmatch(name) else "")
     branches = []
     for head in sorted(set(by_head) | set(words)):
+        stem = os.path.commonprefix(stems[head])
+        if len(words.get(head, ())) > GENERIC_MIN and len(stem) >= 2 and all(stems[head]):
+            branches.append(
+                f"{re.escape(stem[0])}{_NOT_AFTER_WORD}{re.escape(stem[1:])}\\w*+(?!\\$)"
+            )
+            continue
         alternatives = list(by_head.get(head, ()))
         if head in words:
             alternatives.append(trie(sorted(set(words[head]))))

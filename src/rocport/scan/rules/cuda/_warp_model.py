@@ -86,6 +86,11 @@ _CROSS_LANE_ANCHORS = (
 _BLOCKER_ANCHORS = ("32", "31", "0x1", "0X1", "<<", ">>")
 #: punctuation to blanks: what is left of a body, split, holds its names (and numbers)
 _PUNCTUATION = str.maketrans(dict.fromkeys(string.punctuation.replace("_", ""), " "))
+#: the same for ASCII code as bytes (``bytes.translate``, a table lookup per byte, is about
+#: twice as fast as ``str.translate`` on the same text)
+_PUNCTUATION_BYTES = bytes.maketrans(
+    string.punctuation.replace("_", "").encode(), b" " * (len(string.punctuation) - 1)
+)
 #: a name (among a body's names, joined by blanks) that makes the code cross-lane by itself
 _CROSS_LANE_WORD = re.compile(
     r"(?:^| )(?:__shfl|__ballot|__any|__all|__activemask|__syncwarp|__reduce_|__match_|"
@@ -261,7 +266,11 @@ def _build(src: CudaSource) -> _CallGraph:
             parent[root(other)] = root(indexes[0])
     # a body that names a function joins its model (a body's other names are split again only
     # for the models a rule asks about: most are never asked about)
-    names = src.code.translate(_PUNCTUATION)
+    code = src.code
+    if _is_ascii(src):
+        names = code.encode("ascii").translate(_PUNCTUATION_BYTES).decode("ascii")
+    else:
+        names = code.translate(_PUNCTUATION)
     function_names = set(by_name)
     for index, (start, end) in enumerate(f.body for f in functions):
         for name in function_names.intersection(names[start + 1 : end].split()):

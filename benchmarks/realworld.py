@@ -60,6 +60,9 @@ from rocport._fs import atomic_write
 from rocport.check import check_tree, find_toolchain, find_units
 from rocport.check.toolchain import Launcher, Toolchain
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _markdown import check_outputs, write_section  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("ROCPORT_CORPUS", REPO.parent / "shared" / "corpus"))
 CACHE = REPO / ".cache" / "realworld"
@@ -825,13 +828,28 @@ def markdown(
     return "\n".join(lines)
 
 
-def replace_section(text: str, section: str) -> str:
-    start = text.find(HEADING + "\n")
-    if start == -1:
-        return text.rstrip("\n") + "\n\n" + section
-    nxt = re.search(r"^## ", text[start + len(HEADING) :], re.M)
-    end = start + len(HEADING) + nxt.start() if nxt else len(text)
-    return text[:start] + section + ("\n" if nxt else "") + text[end:]
+def _render_earlier_run(
+    parser: argparse.ArgumentParser, path: Path, markdown_path: Path | None
+) -> int:
+    """``--from-json``: the table (and the Markdown section) of an earlier ``--json`` run."""
+    fields = set(Column.__dataclass_fields__)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        columns = [Column(**{k: v for k, v in c.items() if k in fields}) for c in data["columns"]]
+        rendered = table(columns, data["facts"])
+        section = markdown(
+            columns,
+            data["facts"],
+            data["toolchain"],
+            ", ".join(data["archs"]),
+            data.get("command", "python3 benchmarks/realworld.py --json FILE"),
+        )
+    except (OSError, UnicodeDecodeError, ValueError, LookupError, TypeError, AttributeError) as exc:
+        parser.error(f"--from-json {path}: not a realworld.py --json file ({exc!r})")
+    print(rendered)
+    if markdown_path:
+        write_section(markdown_path, section)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -851,21 +869,9 @@ def main(argv: list[str] | None = None) -> int:
         "--from-json", type=Path, help="render the table (and --markdown) of an earlier --json run"
     )
     args = parser.parse_args(argv)
+    check_outputs(parser, args.json, args.markdown)
     if args.from_json:
-        data = json.loads(args.from_json.read_text())
-        fields = set(Column.__dataclass_fields__)
-        columns = [Column(**{k: v for k, v in c.items() if k in fields}) for c in data["columns"]]
-        print(table(columns, data["facts"]))
-        if args.markdown:
-            section = markdown(
-                columns,
-                data["facts"],
-                data["toolchain"],
-                ", ".join(data["archs"]),
-                data.get("command", "python3 benchmarks/realworld.py --json FILE"),
-            )
-            atomic_write(args.markdown, replace_section(args.markdown.read_text(), section))
-        return 0
+        return _render_earlier_run(parser, args.from_json, args.markdown)
     only = parse_only(args.only)
     archs = tuple(a for a in args.offload_arch.split(",") if a)
     work = args.work or Path(tempfile.mkdtemp(prefix="rocport-realworld-", dir="/tmp"))
@@ -903,7 +909,7 @@ def main(argv: list[str] | None = None) -> int:
         atomic_write(args.json, json.dumps(data, indent=1) + "\n")
     if args.markdown:
         section = markdown(columns, facts, label, ", ".join(archs), command.strip())
-        atomic_write(args.markdown, replace_section(args.markdown.read_text(), section))
+        write_section(args.markdown, section)
     return 0
 
 

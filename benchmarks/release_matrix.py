@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +31,9 @@ from pathlib import Path
 
 from rocport._fs import atomic_write
 from rocport.check import CheckReport, Status, UnitResult, check_tree, find_toolchain, find_units
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _markdown import check_outputs, write_section  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_DIRS = {
@@ -216,20 +218,13 @@ def markdown(units: list[str], columns: list[Column], toolchains: dict[str, str]
     return "\n".join(lines) + "\n"
 
 
-def replace_section(document: str, section: str) -> str:
-    """``document`` with its ``## Compiles per ROCm release`` section replaced (or appended)."""
-    pattern = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(document):
-        return pattern.sub(lambda _: section + "\n", document, count=1).rstrip("\n") + "\n"
-    return (document.rstrip("\n") + "\n\n" if document.strip() else "") + section
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=None, help="parallel compiles (default: CPUs)")
     parser.add_argument("--json", type=Path, help="write every unit's result to this file")
     parser.add_argument("--markdown", type=Path, help="replace the section in this Markdown file")
     args = parser.parse_args(argv)
+    check_outputs(parser, args.json, args.markdown)
     from rich.console import Console
     from rich.table import Table
 
@@ -272,8 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         atomic_write(args.json, json.dumps(data, indent=2) + "\n")
     if args.markdown:
-        old = args.markdown.read_text() if args.markdown.exists() else "# Benchmarks\n"
-        atomic_write(args.markdown, replace_section(old, markdown(units, columns, toolchains)))
+        write_section(args.markdown, markdown(units, columns, toolchains))
     ours = [c for c in columns if c.tool == "rocport"]
     return 0 if all(c.count(Status.FAILED) == 0 for c in ours) else 1
 

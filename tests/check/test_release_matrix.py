@@ -121,6 +121,7 @@ def test_markdown_section(matrix) -> None:
     for unit in units:
         assert f"| `{unit}` |" in text
     doc = "# Benchmarks\n\n## Other\n\nkept\n"
-    merged = module.replace_section(doc, text)
+    replace_section = sys.modules["_markdown"].replace_section  # loaded by the benchmark
+    merged = replace_section(doc, text)
     assert "## Other\n\nkept" in merged and merged.count(module.HEADING) == 1
-    assert module.replace_section(merged, text) == merged
+    assert replace_section(merged, text) == merged

@@ -733,7 +733,7 @@ def run(
             seconds = time.perf_counter() - started
             log(
                 f"{project.name:15} {tool:12} units {column.count('passed')}/{len(column.units)}"
-                f"  built {column.built()}/{len(column.builds)}  ({seconds:.0f} s)"
+                f"  built: {_targets_built(column)}  ({seconds:.0f} s)"
             )
         apart = sorted(n for n, fs in all_programs.items() if n and needs_missing_headers(fs))
         facts[project.name] = {
@@ -749,6 +749,15 @@ def run(
 # -- output -----------------------------------------------------------------------------------
 def _ratio(n: int, d: int) -> str:
     return f"{n}/{d}" if d else "–"
+
+
+def _targets_built(c: Column) -> str:
+    """``built/targets`` (CMake's configure step not counted as a target), ``configure
+    fails`` where CMake stops, ``–`` where nothing was built."""
+    if "(configure)" in c.builds and not c.builds["(configure)"]["ok"]:
+        return "configure fails"
+    targets = [t for t in c.builds if t != "(configure)"]
+    return _ratio(c.built(targets), len(targets)) if c.builds else "–"
 
 
 def rows(columns: list[Column], facts: dict[str, dict]) -> list[list[str]]:
@@ -771,10 +780,7 @@ def rows(columns: list[Column], facts: dict[str, dict]) -> list[list[str]]:
             if missing:
                 built += f" ({missing} not run)"
         else:
-            targets = [t for t in c.builds if t != "(configure)"]
-            built = _ratio(c.built(targets), len(targets)) if c.builds else "–"
-            if "(configure)" in c.builds and not c.builds["(configure)"]["ok"]:
-                built = "configure fails"
+            built = _targets_built(c)
         fmt = lambda v: "–" if v is None else str(v)  # noqa: E731
         out.append([c.project, c.tool, units, built, fmt(c.unsupported), fmt(c.unknown)])
     return out

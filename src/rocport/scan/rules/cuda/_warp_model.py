@@ -231,8 +231,8 @@ class _CallGraph:
     functions: list[Function]
     #: body start of each function -> the indexes of its model's functions (one list per model)
     groups: dict[int, list[int]]
-    #: the code with punctuation blanked (same offsets): a span of it, split, gives its names
-    names: str
+    #: the names (and numbers) in each function's body, by function index
+    words: list[list[str]]
     header: bool
     #: the models made so far, by the index of their first function
     models: dict[int, Model] = field(default_factory=dict)
@@ -249,7 +249,7 @@ def _build(src: CudaSource) -> _CallGraph:
     functions = src.functions
     header = src.path.endswith(_HEADER_SUFFIXES)
     if not functions:
-        return _CallGraph(functions, {}, "", header)
+        return _CallGraph(functions, {}, [], header)
     parent = list(range(len(functions)))
 
     def root(i: int) -> int:
@@ -264,22 +264,23 @@ def _build(src: CudaSource) -> _CallGraph:
     for indexes in by_name.values():
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
-    # a body that names a function joins its model (a body's other names are split again only
-    # for the models a rule asks about: most are never asked about)
+    # a body that names a function joins its model (its names are kept for the models a rule
+    # asks about)
     code = src.code
     if _is_ascii(src):
         names = code.encode("ascii").translate(_PUNCTUATION_BYTES).decode("ascii")
     else:
         names = code.translate(_PUNCTUATION)
     function_names = set(by_name)
-    for index, (start, end) in enumerate(f.body for f in functions):
-        for name in function_names.intersection(names[start + 1 : end].split()):
+    words = [names[start + 1 : end].split() for start, end in (f.body for f in functions)]
+    for index, body_words in enumerate(words):
+        for name in function_names.intersection(body_words):
             parent[root(index)] = root(by_name[name][0])
     members: dict[int, list[int]] = {}
     for index in range(len(functions)):
         members.setdefault(root(index), []).append(index)
     groups = {functions[i].body[0]: group for group in members.values() for i in group}
-    return _CallGraph(functions, groups, names, header)
+    return _CallGraph(functions, groups, words, header)
 
 
 def _warp_size_names(words: set[str], joined: str) -> set[str]:
@@ -317,8 +318,8 @@ def _fill(src: CudaSource, model: Model) -> Model:
         return model
     code = src.code
     spans = [f.body for f in model.functions]
-    names = _graph(src).names
-    used = set().union(*[names[a + 1 : b].split() for a, b in spans])
+    graph = _graph(src)
+    used = set().union(*[graph.words[i] for i in graph.groups[spans[0][0]]])
     joined = " ".join(used)
     model.sites = _sites(src, spans, used, joined)
     model.cross_lane = bool(_CROSS_LANE_WORD.search(joined)) or bool(

@@ -127,6 +127,32 @@ def test_a_decided_condition_holds_for_every_definition_of_the_unknown(conds: li
             assert theirs == {mine}, f"#if {condition}: evaluator {mine}, gcc {theirs}"
 
 
+#: ``c ? a : b`` has the type both arms convert to, the arm not taken included
+CONDITIONAL_TYPES = [
+    ("(NEG < (0 ? U : 0))", None),  # U unsigned makes the 0 unsigned: -3 < 0u is false
+    ("(NEG < (1 ? 0 : U))", None),
+    ("((0 ? U : 0u) > NEG)", False),  # unsigned whatever U is
+    ("(NEG < (1 ? 0 : 0u))", False),
+    ("(NEG < (1 ? 0 : 5))", True),
+    ("(NEG < (0 ? 7u : ONE))", False),
+]
+
+
+@pytest.mark.skipif(GCC is None, reason="needs gcc (g++) as the reference preprocessor")
+def test_a_conditional_takes_the_type_of_both_arms() -> None:
+    conditions = [condition for condition, _ in CONDITIONAL_TYPES]
+    decided_by_gcc: list[set[bool | None]] = [set() for _ in conditions]
+    for value in ASSIGNMENTS:
+        for index, decision in enumerate(_gcc_decisions(conditions, {"U": value})):
+            decided_by_gcc[index].add(decision)
+    for (condition, expected), theirs in zip(CONDITIONAL_TYPES, decided_by_gcc, strict=True):
+        assert truth(evaluate(condition, _lookup)) is expected, condition
+        if expected is not None:
+            assert theirs == {expected}, f"#if {condition}: gcc {theirs}"
+        else:
+            assert len(theirs) == 2, f"#if {condition}: gcc {theirs}"
+
+
 @pytest.mark.parametrize(
     ("condition", "expected"),
     [

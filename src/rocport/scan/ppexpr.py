@@ -338,7 +338,16 @@ class _Parser:
             yes, no = _convert(yes, unsigned), _convert(no, unsigned)
             if chosen is None:
                 return yes if yes == no else UNKNOWN
-        return UNKNOWN if chosen is None else yes if chosen else no
+            return yes if chosen else no
+        if chosen is None:
+            return UNKNOWN
+        picked, other = (yes, no) if chosen else (no, yes)
+        # the result has the type both arms convert to, the arm not taken included: a signed
+        # pick is unsigned beside an unsigned arm, and of unknown type beside an unknown one
+        if isinstance(picked, tuple) and picked[1]:
+            return picked
+        other_signed = isinstance(other, Span) or (isinstance(other, tuple) and not other[1])
+        return picked if isinstance(picked, (tuple, Span)) and other_signed else UNKNOWN
 
     def logical_or(self) -> Value:
         left = self.logical_and()

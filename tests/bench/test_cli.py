@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import struct
+from pathlib import Path
 
 import pytest
 
@@ -124,6 +125,29 @@ def test_ddp_gloo_two_processes_goes_through_json_and_compare(tmp_path, capsys):
         ["bench", "compare", str(out), str(out), "--png", str(tmp_path / "d.png")], capsys
     )
     assert code == 0, err and "1.000x" in table
+
+
+@pytest.mark.slow
+def test_ddp_under_torchrun_writes_rank_0s_results(tmp_path):
+    """``torchrun`` sets RANK and WORLD_SIZE; every rank must exit 0, rank 0 writes the file."""
+    import subprocess
+    import sys
+
+    torchrun = Path(sys.executable).with_name("torchrun")
+    assert torchrun.is_file(), "pip installs torch's torchrun script beside its Python"
+    out = tmp_path / "ddp.json"
+    argv = ["bench", "--preset", "tiny", "--device", "cpu", "--out", str(out)]
+    proc = subprocess.run(
+        [torchrun, "--standalone", "--nproc-per-node", "2", "-m", "rocport", *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads(out.read_text())
+    assert doc["metadata"]["device"]["world_size"] == 2
+    assert proc.stdout.count("| `ddp/resnet18/fp32/contiguous/b2/r32/n2/total` |") == 1
 
 
 @pytest.mark.parametrize("command", ["bench", "amp-check"])

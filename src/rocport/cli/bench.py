@@ -131,7 +131,6 @@ def command(
     from rich.console import Console
 
     from rocport.bench import ddp, results, suite
-    from rocport.bench.report import markdown
 
     console = Console(stderr=True)
     if threads is not None:
@@ -154,11 +153,10 @@ def command(
         if launched is not None:
             rank, world, local = launched
             raw = ddp.worker(rank, world, local, cfg)
-        else:
-            raw = ddp.spawn(cfg, nproc)
-        if raw is None:  # not rank 0
-            return
-        document = ddp.document(raw)
+            if raw is not None:
+                _write_and_show(ddp.document(raw), out, console)
+            ddp.end_process()
+        document = ddp.document(ddp.spawn(cfg, nproc))
     else:
         import torch
 
@@ -196,6 +194,14 @@ def command(
             log_lines=plain_progress,
             on_partial=(lambda doc: results.write(doc, out)) if out is not None else None,
         )
+    _write_and_show(document, out, console)
+
+
+def _write_and_show(document: dict, out: Path | None, console) -> None:
+    """Save the results document where asked and print its Markdown table."""
+    from rocport.bench import results
+    from rocport.bench.report import markdown
+
     if out is not None:
         results.write(document, out)
         console.print(f"wrote {out}")

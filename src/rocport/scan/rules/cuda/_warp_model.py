@@ -686,10 +686,15 @@ def _facts_of(text: str) -> _Facts:
 
 def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
     """What ``_MASK_FUNCTION`` with a ``\b`` in front would find, tried only at the start of
-    each word that holds ``_sync`` (its literal ``__`` starts every ``__global__``)."""
+    each word that ends in ``_sync`` (its literal ``__`` starts every ``__global__``; a
+    ``_sync`` inside a word, as in each ``__syncthreads``, cannot end its name)."""
     end = 0
     at = text.find("_sync")
     while at != -1:
+        after = text[at + 5 : at + 6]
+        if after and (after.isalnum() or after == "_"):
+            at = text.find("_sync", at + 5)
+            continue
         start = word_start(text, at)
         if start >= end and text.startswith("__", start):
             match = _MASK_FUNCTION.match(text, start)

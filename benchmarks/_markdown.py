@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 from rocport._fs import atomic_write
+from rocport.cli._report_path import check_report_path
+from rocport.errors import OutputError
 
 
 def replace_section(document: str, section: str) -> str:
@@ -31,11 +33,9 @@ def write_section(path: Path, section: str) -> None:
 
 def check_outputs(parser: argparse.ArgumentParser, *paths: Path | None) -> None:
     """Stop with one line (``parser.error``) before any work where an output cannot be
-    written: its folder is missing or it names a folder."""
+    written, by the rule of every rocport report path (``check_report_path``)."""
     for path in paths:
-        if path is None:
-            continue
-        if path.is_dir():
-            parser.error(f"{path} is a folder, not a file")
-        if not path.resolve().parent.is_dir():
-            parser.error(f"{path}: folder {path.resolve().parent} does not exist")
+        try:
+            check_report_path(path, option="output")
+        except OutputError as exc:
+            parser.error(str(exc))

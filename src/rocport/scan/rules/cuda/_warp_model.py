@@ -692,15 +692,13 @@ def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
     at = text.find("_sync")
     while at != -1:
         after = text[at + 5 : at + 6]
-        if after and (after.isalnum() or after == "_"):
-            at = text.find("_sync", at + 5)
-            continue
-        start = word_start(text, at)
-        if start >= end and text.startswith("__", start):
-            match = _MASK_FUNCTION.match(text, start)
-            if match is not None:
-                yield match
-                end = match.end()
+        if not (after.isalnum() or after == "_"):
+            start = word_start(text, at)
+            if start >= end and text.startswith("__", start):
+                match = _MASK_FUNCTION.match(text, start)
+                if match is not None:
+                    yield match
+                    end = match.end()
         at = text.find("_sync", at + 5)
 
 

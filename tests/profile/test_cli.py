@@ -157,3 +157,8 @@ def test_torch_profiler_leaves_out_warm_up_steps(tmp_path, capsys, skip, calls, 
     by_name = {k["name"]: k for k in data["kernels"]}
     assert by_name["aten::addmm"]["calls"] == calls  # one forward pass per profiled step
     assert (outdir / "warmup_trace.json").is_file() == (skip == 2)
+    if skip == 2:  # the warm-up's two forward passes are in its trace, not in the other
+        warmup = json.loads((outdir / "warmup_trace.json").read_text())["traceEvents"]
+        rest = json.loads((outdir / "trace.json").read_text())["traceEvents"]
+        assert [e.get("name") for e in warmup].count("aten::addmm") == 2
+        assert [e.get("name") for e in rest].count("aten::addmm") == 3

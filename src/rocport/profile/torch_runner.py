@@ -13,10 +13,28 @@ left out of the table. A script that makes fewer steps than that is profiled who
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import runpy
 import sys
 from pathlib import Path
+
+from rocport._fs import atomic_write
+
+#: the name of the mark recorded where the warm-up ends
+_CUT = "rocport: end of the warm-up steps"
+
+
+def _split_trace(trace: dict) -> tuple[dict, dict]:
+    """A Chrome trace cut at the :data:`_CUT` mark: the events that start before it and
+    those that start at or after it, each with the metadata events; the mark left out."""
+    events = trace["traceEvents"]
+    at = next(e["ts"] for e in events if e.get("name") == _CUT)
+    meta = [e for e in events if e.get("ph") == "M"]
+    timed = [e for e in events if e.get("ph") != "M" and e.get("name") != _CUT]
+    before = [e for e in timed if float(e.get("ts", at)) < float(at)]
+    after = [e for e in timed if float(e.get("ts", at)) >= float(at)]
+    return {**trace, "traceEvents": meta + before}, {**trace, "traceEvents": meta + after}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,40 +47,32 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
     from torch.optim.optimizer import register_optimizer_step_post_hook
-    from torch.profiler import ProfilerAction, ProfilerActivity, profile
+    from torch.profiler import ProfilerAction, ProfilerActivity, profile, record_function
 
     gpu = torch.cuda.is_available()  # CUDA, or HIP on ROCm builds
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if gpu else [])
     ns.out.mkdir(parents=True, exist_ok=True)
     skip = max(0, ns.skip_steps)
     sort = "self_device_time_total" if gpu else "self_cpu_time_total"
-    traces: list[tuple[Path, str]] = []
     steps = 0
-
-    def schedule(step: int) -> ProfilerAction:
-        # save (and so end) the first trace at the end of the last warm-up step
-        return (
-            ProfilerAction.RECORD_AND_SAVE if skip and step == skip - 1 else ProfilerAction.RECORD
-        )
-
-    def ready(prof) -> None:
-        path = ns.out / f".trace-{len(traces)}.json"
-        prof.export_chrome_trace(str(path))
-        try:
-            table = prof.key_averages().table(sort_by=sort, row_limit=-1)
-        except (KeyError, AttributeError):  # older torch names the device column "cuda"
-            table = prof.key_averages().table(sort_by="self_cuda_time_total", row_limit=-1)
-        traces.append((path, table))
 
     sys.argv = [ns.script, *ns.args]
     sys.path.insert(0, str(Path(ns.script).resolve().parent))
-    with profile(activities=activities, schedule=schedule, on_trace_ready=ready) as prof:
+    # one recording, cut at a marker: a schedule that saves the warm-up and records again (or a
+    # second profiler) restarts the profiler inside the optimizer's `Optimizer.step` range,
+    # whose end then reaches the freed session (torch 2.14 on the CPU: "free(): invalid
+    # pointer", segfaults or "No logger registered" in 1 run in 10, 19 in 40 with a second
+    # profiler); a schedule that only records keeps the ProfilerStep#N marks
+    with profile(activities=activities, schedule=lambda _step: ProfilerAction.RECORD) as prof:
 
         def on_step(optimizer, args, kwargs) -> None:
             nonlocal steps
             steps += 1
-            if steps == skip and gpu:
-                torch.cuda.synchronize()  # the warm-up's kernels end inside its trace
+            if steps == skip:
+                if gpu:
+                    torch.cuda.synchronize()  # the warm-up's kernels end before the cut
+                with record_function(_CUT):
+                    pass
             prof.step()
 
         hook = register_optimizer_step_post_hook(on_step)
@@ -75,18 +85,33 @@ def main(argv: list[str] | None = None) -> int:
             hook.remove()
         if gpu:
             torch.cuda.synchronize()
-    split = len(traces) == 2  # the warm-up ended inside the run: two traces
-    if split:
-        traces[0][0].replace(ns.out / "warmup_trace.json")
-    else:
+    whole = ns.out / ".trace.json"
+    prof.export_chrome_trace(str(whole))
+    trace = json.loads(whole.read_text("utf-8"))
+    whole.unlink()
+    events = prof.events()
+    cut = next((e for e in events if e.name == _CUT), None)
+    if cut is None:
         (ns.out / "warmup_trace.json").unlink(missing_ok=True)
-    path, table = traces[-1]
-    path.replace(ns.out / "trace.json")
+        table_events = events
+    else:
+        warmup, trace = _split_trace(trace)
+        atomic_write(ns.out / "warmup_trace.json", json.dumps(warmup))
+        table_events = copy.copy(events)  # an EventList, its tree built
+        table_events[:] = [
+            e for e in events if e.time_range.start >= cut.time_range.start and e is not cut
+        ]
+    atomic_write(ns.out / "trace.json", json.dumps(trace))
+    averages = table_events.key_averages()
+    try:
+        table = averages.table(sort_by=sort, row_limit=-1)
+    except (KeyError, AttributeError):  # older torch names the device column "cuda"
+        table = averages.table(sort_by="self_cuda_time_total", row_limit=-1)
     (ns.out / "key_averages.txt").write_text(table, "utf-8")
     info = {
         "optimizer_steps": steps,
         "skip_steps": skip,
-        "profiled_steps": [skip + 1, steps] if split else None,
+        "profiled_steps": [skip + 1, steps] if cut is not None else None,
     }
     (ns.out / "steps.json").write_text(json.dumps(info) + "\n", "utf-8")
     return 0

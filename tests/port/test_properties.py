@@ -172,6 +172,17 @@ def test_translator_never_crashes_and_keeps_lines(mappings, text, opts):
         assert ref.line >= 1 and ref.column >= 1
 
 
+@pytest.mark.parametrize("rocm", ["5.2", "6.4"])
+@pytest.mark.parametrize("warp_sync", ["mask-free", "keep"])
+def test_a_member_of_a_cuda_namespace_is_ported_once(mappings, rocm, warp_sync):
+    """``cub::__shfl_down_sync`` becomes ``hipcub::__shfl_down_sync``; a second port must not
+    then drop the mask of what is now hipCUB's member (found by the property below)."""
+    opts = PortOptions(rocm=rocm, launch="keep", warp_sync=warp_sync)
+    once = port("cub::__shfl_down_sync(m, v, 1);", mappings, opts).text
+    assert once.endswith("hipcub::__shfl_down_sync(m, v, 1);")
+    assert port(once, mappings, opts).text == once
+
+
 @SETTINGS
 @given(text=plain_text, opts=options)
 def test_text_without_cuda_names_is_unchanged(mappings, text, opts):

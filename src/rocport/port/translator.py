@@ -69,6 +69,7 @@ _MATH_H_OTHERS = tuple(n for n in _MATH_H_NAMES if n[:2] != "is")
 _MATH_H_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]math\.h[>\"]", re.MULTILINE)
 _SCOPE_AFTER = re.compile(r"\s*::")
 _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*$")
+_SCOPE_BEFORE = re.compile(r"\b(\w+)\s*::\s*$")
 _LAUNCH_NAME = "<<<>>>"
 _UNRESOLVED = object()
 _DEFINE = re.compile(r"\#[ \t]*define[ \t]+(\w+)")  # literal-first: fast; line start not needed
@@ -117,6 +118,10 @@ class _Plan:
         self.lean_branches = without_needled(self.branches, needles)
         self.rules: dict[str, _Rule | None] = {}
         self.includes: dict[tuple[str, bool], _Rule | None] = {}
+        #: the HIP namespaces that ``ns::Member`` names become (``cub::X`` -> ``hipcub::X``)
+        self.hip_scopes = frozenset(
+            e.hip for e in mapping.entries.values() if e.kind == "namespace" and e.hip
+        )
         reason = runtime_reason(mapping.rocm)  # warpSize read at run time (ROCm 7)
         self.warp_rule = reason and _Rule(None, Outcome.UNSUPPORTED, "device", reason, plain=True)
 
@@ -344,6 +349,8 @@ class _Translator:
                     continue
                 if rule.namespace and not self._used_as_namespace(start, match.end()):
                     continue
+                if rule.transform and self._member_of_hip_scope(start, plan.hip_scopes):
+                    continue  # as the ns::Member rule left it: a transform is the global API's
                 if rule.transform == ASSIGN_THROUGH_POINTER:
                     if _declared_here(text, start):
                         found.append((start, name, _own_definition(rule, name)))
@@ -433,6 +440,11 @@ class _Translator:
             _SCOPE_AFTER.match(self.text, end)
             or _NAMESPACE_BEFORE.search(self.text, max(0, start - 40), start)
         )
+
+    def _member_of_hip_scope(self, start: int, scopes: frozenset[str]) -> bool:
+        """Whether the name at ``start`` follows ``scope::`` for one of ``scopes``."""
+        before = _SCOPE_BEFORE.search(self.text, max(0, start - 80), start)
+        return before is not None and before.group(1) in scopes
 
     def _call_transform(self, end: int, rule: _Rule, name: str) -> int:
         """Rewrite the arguments of the call after ``end``; return the offset to skip up to."""

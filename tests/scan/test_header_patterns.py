@@ -1,6 +1,7 @@
-"""The header patterns of the warp model start with a literal and check where they start in
-Python (a ``^`` or ``\\b`` in front makes a regex try every character): they must find what
-the anchored patterns find."""
+"""The warp model's header facts: the mask-free function definitions are found with a pattern
+that starts with a literal, tried where a word that ends in ``_sync`` starts (a ``\\b`` in
+front makes a regex try every character), and the macros and includes from the directives the
+preprocessor finds. Both must find what anchored patterns over the text find."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rocport.scan.blank import blank_non_code
+from rocport.scan.preprocessor import directives
 from rocport.scan.rules.cuda import _warp_model
 
 PIECES = [
@@ -55,16 +58,51 @@ ANCHORED = {
 }
 
 
+def _anchored_facts(text: str):
+    """The facts as anchored patterns over the text find them (a macro's value up to a
+    ``//``; an empty value is no width)."""
+    values: dict[str, set[str]] = {}
+    for name, value in (m.groups() for m in ANCHORED["_DEFINE_VALUE"].finditer(text)):
+        value = value.split("//")[0].strip()
+        if value and _warp_model._is_warp_size_name(name):
+            values.setdefault(name, set()).add(value)
+    mask_free = {
+        m.group(1)
+        for m in ANCHORED["_MASK_MACRO"].finditer(text)
+        if not re.search(rf"\b{m.group(2)}\b", m.group(3) + m.group(4))
+    } | {
+        m.group(1)
+        for m in ANCHORED["_MASK_FUNCTION"].finditer(text)
+        if not re.search(rf"\b{m.group(2)}\b", m.group(3))
+    }
+    includes = [m.group(1) for m in ANCHORED["_INCLUDE"].finditer(text)]
+    return values, mask_free, includes
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=30))
-def test_literal_first_patterns_find_what_the_anchored_ones_find(pieces):
+def test_the_facts_are_what_anchored_patterns_find(pieces):
     text = "".join(pieces)
-    for name in ("_INCLUDE", "_DEFINE_VALUE", "_MASK_MACRO"):  # directives
-        found = [m.groups() for m in _warp_model._found(getattr(_warp_model, name), text)]
-        assert found == [m.groups() for m in ANCHORED[name].finditer(text)], name
-    # the mask-free function definitions, tried only at words that hold "_sync"
+    # the mask-free function definitions, tried only at words that end in "_sync"
     sync = [m.groups() for m in _warp_model._sync_definitions(text)]
     assert sync == [m.groups() for m in ANCHORED["_MASK_FUNCTION"].finditer(text)]
+    # with no comments or line splices, the directives' facts are the anchored patterns'
+    found = _warp_model._facts_of(text, directives(blank_non_code(text)))
+    assert found == _anchored_facts(text)
+
+
+def test_directives_see_what_one_line_patterns_missed(tmp_path):
+    """A macro continued on the next line, and directives inside a block comment."""
+    header = tmp_path / "spliced.cuh"
+    header.write_text(
+        "#define WARP_SIZE \\\n  64\n"
+        "#define __shfl_xor_sync(mask, v, d) \\\n  __shfl_xor_masked(mask, v, d)\n"
+        '/*\n#define kWarpSize 32\n#include "old.cuh"\n*/\n'
+    )
+    values, mask_free, includes = _warp_model._header(str(header))
+    assert values == {"WARP_SIZE": {"64"}}
+    assert mask_free == set()  # the mask is used on the continued line
+    assert includes == []
 
 
 def test_the_header_facts_of_a_project_header(tmp_path):

@@ -26,6 +26,7 @@ from rocport._diagnostics import (
 from rocport.scan import cexpr
 from rocport.scan.blank import blank_non_code
 from rocport.scan.literals import contains, offsets
+from rocport.scan.preprocessor import Directive, directives
 from rocport.scan.registry import Rule
 
 
@@ -211,7 +212,6 @@ _LOOP_HEAD = {
     "do": re.compile(r"do\s*\{"),
 }
 _DEFINE = re.compile(r"define[ \t]+(\w+)(?![\w(])[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-_DIRECTIVE_START = re.compile(r"^[ \t]*#[ \t]*$", re.MULTILINE)
 _DECL_NOISE = re.compile(
     r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)|\b(?:extern|static|"
     r"volatile|const|__restrict__)\b"
@@ -245,6 +245,13 @@ class CudaSource(_Source):
     def code(self) -> str:
         """The text with comments and literal contents blanked (same length)."""
         return blank_non_code(self.text)
+
+    @cached_property
+    def directives(self) -> list[Directive]:
+        """The directives of the code as first read (before dead branches are blanked: a
+        directive whose ``#`` :attr:`code` no longer holds lies in one)."""
+        code = self.code
+        return directives(code) if "#" in code else []
 
     @cached_property
     def is_hip(self) -> bool:
@@ -661,15 +668,15 @@ class CudaSource(_Source):
     # -- constants -----------------------------------------------------------------------
     @cached_property
     def defines(self) -> dict[str, re.Match[str]]:
-        """Object-like ``#define NAME value`` directives (the last one wins)."""
-        if not self.has("define"):
-            return {}
+        """Object-like ``#define NAME value`` directives (the last one wins), each matched
+        where :attr:`directives` found it (``define`` ends where its body starts)."""
         code = self.code
         found = {}
-        for match in _DEFINE.finditer(code):
-            line_start = code.rfind("\n", 0, match.start()) + 1
-            if _DIRECTIVE_START.match(code, line_start, match.start()):
-                found[match.group(1)] = match
+        for directive in self.directives:
+            if directive.kind == "define" and code[directive.start] == "#":
+                match = _DEFINE.match(code, directive.at - len("define"))
+                if match is not None:
+                    found[match.group(1)] = match
         return found
 
     @cached_property

@@ -213,6 +213,13 @@ def _header(path: str, stamp: tuple[int, int]) -> _Header | None:
     return _Header(found, text, _guard(found), any(_is_once(d) for d in found))
 
 
+def header_directives(path: str, stamp: tuple[int, int]) -> tuple[str, list[Directive]] | None:
+    """A header's text and directives (read once per process, per size and modification
+    time; None where it cannot be read)."""
+    header = _header(path, stamp)
+    return None if header is None else (header.text, header.directives)
+
+
 def _is_once(directive: Directive) -> bool:
     return directive.kind == "pragma" and directive.body.split()[:1] == ["once"]
 
@@ -388,13 +395,15 @@ def _shown(directive: Directive) -> str:
     return text if len(text) <= 100 else text[:97] + "..."
 
 
-def dead_branches(path: str | None, text: str, code: str, setup: Setup) -> list[DeadBranch]:
-    """The branches of ``text`` (``code``: the same with comments blanked) that neither
-    pass of the AMD build compiles. ``path`` (the real path, if any) finds included headers
-    and the file's own macros in ``setup.files``."""
-    if "#" not in code:
-        return []
-    items = directives(code)
+def dead_branches(
+    path: str | None, text: str, code: str, setup: Setup, items: list[Directive] | None = None
+) -> list[DeadBranch]:
+    """The branches of ``text`` (``code``: the same with comments blanked, ``items``: its
+    :func:`directives` where known) that neither pass of the AMD build compiles. ``path``
+    (the real path, if any) finds included headers and the file's own macros in
+    ``setup.files``."""
+    if items is None:
+        items = directives(code) if "#" in code else []
     if not any(d.kind in _OPENS for d in items):
         return []
     real = os.path.abspath(path) if path is not None else None
@@ -469,7 +478,7 @@ class Branches:
 
     def dead(self, src, file: str | None) -> list[DeadBranch]:
         """The dead branches of a :class:`~rocport.scan.context.CudaSource`."""
-        return dead_branches(file, src.text, src.code, self.setup or amd_setup())
+        return dead_branches(file, src.text, src.code, self.setup or amd_setup(), src.directives)
 
     blank = staticmethod(blank)
 

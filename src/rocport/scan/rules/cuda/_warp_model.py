@@ -20,13 +20,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 from operator import attrgetter
 
 from rocport._diagnostics import Applicability, Edit, Fix
-from rocport.lexer import at_line_start
 from rocport.scan import cexpr
 from rocport.scan.context import CudaSource, Function, word_start
+from rocport.scan.preprocessor import Directive, header_directives
 from rocport.scan.registry import scan_cache
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
 from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
@@ -622,20 +621,19 @@ class TreeFacts:
 
 _EMPTY = TreeFacts({}, frozenset())
 _HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
-#: the patterns of :func:`_header` start with a literal (``#``, ``__``), so that a search
-#: jumps from one to the next; where each may start is checked in Python (a line's first
-#: non-blank: :func:`_found`; a word that holds ``_sync``: :func:`_sync_definitions`): a ``^``
-#: or ``\b`` in front would make the regex try every character of every header (ten to twenty
+#: :func:`_sync_definitions` looks for these where a word that ends in ``_sync`` starts: a
+#: ``\b`` in front would make the regex try every character of every header (ten to twenty
 #: times slower)
-_INCLUDE = re.compile(r'#[ \t]*include[ \t]*"([^"]+)"')
-_DEFINE_VALUE = re.compile(r"#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*$", re.MULTILINE)
-_MASK_MACRO = re.compile(
-    r"#[ \t]*define[ \t]+(__\w+_sync)\(\s*(\w+)\s*,([^)]*)\)([^\n]*)$", re.MULTILINE
-)
 _MASK_FUNCTION = re.compile(
     r"(__\w+_sync)\s*\(\s*(?:const\s+)?(?:unsigned(?:\s+int)?|int|uint32_t|uint64_t|"
     r"unsigned\s+long\s+long|[A-Z]\w*)\s+(\w+)\s*,[^)]*\)\s*\{([^{}]*)\}"
 )
+#: a ``#define`` body: name, parameters (where it takes them), replacement
+_DEFINE = re.compile(r"[ \t]*([A-Za-z_]\w*)(\([^)]*\))?(.*)", re.DOTALL)
+#: parameters of a mask-taking macro: the mask, then the others
+_MASK_PARAMETERS = re.compile(r"\(\s*(\w+)\s*,([^)]*)\)")
+_MASK_MACRO_NAME = re.compile(r"__\w+_sync")
+_INCLUDE = re.compile(r'[ \t]*"([^"\n]+)"')
 _MAX_HEADER = 2_000_000
 _Facts = tuple[dict[str, set[str]], set[str], list[str]]
 #: a header's facts, with the size and modification time they were read at
@@ -659,28 +657,40 @@ def _header(path: str) -> _Facts:
     cached = _HEADERS.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    text = ""
-    if info.st_size <= _MAX_HEADER:
-        with contextlib.suppress(OSError), open(path, encoding="utf-8", errors="replace") as file:
-            text = file.read()
-    facts = _facts_of(text)
+    read = header_directives(path, stamp) if info.st_size <= _MAX_HEADER else None
+    facts = _facts_of(*read) if read is not None else ({}, set(), [])
     _HEADERS[path] = (stamp, facts)
     return facts
 
 
-def _facts_of(text: str) -> _Facts:
-    """:func:`_header` of a file's text."""
+def _facts_of(text: str, directives: list[Directive]) -> _Facts:
+    """:func:`_header` of a file's text and its directives."""
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
-    for match in _found(_DEFINE_VALUE, text):
-        if _is_warp_size_name(match.group(1)):
-            values.setdefault(match.group(1), set()).add(match.group(2).split("//")[0].strip())
-    macros = ((m, m.group(3) + m.group(4)) for m in _found(_MASK_MACRO, text))
-    functions = ((m, m.group(3)) for m in _sync_definitions(text))
-    for match, body in chain(macros, functions):  # (name, mask parameter, ...), what uses it
-        if not re.search(rf"\b{re.escape(match.group(2))}\b", body):
+    includes: list[str] = []
+    for directive in directives:
+        kind = directive.kind
+        if kind == "define":
+            name, parameters, body = _DEFINE.match(directive.body).groups()
+            if parameters is None:
+                value = body.strip()
+                if value and _is_warp_size_name(name):
+                    values.setdefault(name, set()).add(value)
+                continue
+            mask = _MASK_PARAMETERS.fullmatch(parameters)
+            if (
+                mask is not None
+                and _MASK_MACRO_NAME.fullmatch(name)
+                and not re.search(rf"\b{re.escape(mask.group(1))}\b", mask.group(2) + body)
+            ):
+                mask_free.add(name)
+        elif kind == "include":
+            quoted = _INCLUDE.match(text, directive.at)
+            if quoted is not None:
+                includes.append(quoted.group(1))
+    for match in _sync_definitions(text):  # (name, mask parameter, body)
+        if not re.search(rf"\b{re.escape(match.group(2))}\b", match.group(3)):
             mask_free.add(match.group(1))
-    includes = [match.group(1) for match in _found(_INCLUDE, text)]
     return values, mask_free, includes
 
 
@@ -702,19 +712,6 @@ def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
         at = text.find("_sync", at + 5)
 
 
-def _found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """What a directive ``pattern`` (``#`` first) with a ``^`` in front would find: each match
-    that starts a line (after blanks)."""
-    pos = 0
-    while (match := pattern.search(text, pos)) is not None:
-        at = match.start()
-        if at_line_start(text, at):
-            yield match
-            pos = max(match.end(), at + 1)
-        else:
-            pos = at + 1
-
-
 def tree_facts(src: CudaSource) -> TreeFacts:
     """The facts of the headers that the file of ``src`` includes (transitively, resolved
     beside each includer and up to three folders above it) and of the headers in its folder
@@ -730,7 +727,7 @@ def tree_facts(src: CudaSource) -> TreeFacts:
     if not os.path.isfile(absolute):
         return _EMPTY
     if absolute not in _SCANNED:
-        _SCANNED[absolute] = _facts_of(src.text)
+        _SCANNED[absolute] = _facts_of(src.text, src.directives)
     values: dict[str, set[str]] = {}
     mask_free: set[str] = set()
     own = _header(absolute)[0]

@@ -167,14 +167,17 @@ class Model:
         uses = "uses the whole wavefront" if other.width == WARPSIZE else "assumes 64 lanes"
         return f"while `{other.text}` in `{self.name}` {uses}"
 
-    def group_fix(self, src: CudaSource, applicability: Applicability) -> Fix | None:
+    def group_fix(self, src: CudaSource) -> Fix | None:
         """One fix that moves every 32-lane spot to warpSize, or None where one cannot be
         rewritten, another 32 ties the code to 32 lanes, or the model may have spots in other
-        files (it has no kernel, or it lies in a header that other files include)."""
-        key = ("fix", applicability)
-        if key not in self.memo:
-            self.memo[key] = self._group_fix(src, applicability)
-        return self.memo[key]
+        files (it has no kernel, or it lies in a header that other files include). It is
+        safe where the model is mixed (``warpSize`` is 32 on NVIDIA GPUs), unsafe where every
+        spot assumes 32 lanes (it moves consistent code to the whole 64-lane wavefront)."""
+        if "fix" not in self.memo:
+            self.memo["fix"] = self._group_fix(
+                src, Applicability.SAFE if self.mixed else Applicability.UNSAFE
+            )
+        return self.memo["fix"]
 
     def _group_fix(self, src: CudaSource, applicability: Applicability) -> Fix | None:
         spots = [s for s in self.sites if s.width == W32]

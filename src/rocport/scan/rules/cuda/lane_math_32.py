@@ -45,7 +45,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from rocport._diagnostics import Applicability, Finding, Severity
+from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._lane_math import lane_math
@@ -77,14 +77,14 @@ def check(src: CudaSource) -> Iterator[Finding]:
                 item.lhs_start,
                 f"`{expr}` computes a {meaning} for 32-lane warps, {model.disagreement()}: "
                 "on a 64-lane wavefront they disagree",
-                model.group_fix(src, Applicability.SAFE) or model.hint(),
+                model.group_fix(src) or model.hint(),
             )
         else:
             yield src.finding(
                 item.lhs_start,
                 f"`{expr}` computes a {meaning} for 32-lane warps; every warp spot of "
                 f"`{model.name}` assumes 32 lanes, so it computes the same on a 64-lane wavefront",
-                model.group_fix(src, Applicability.UNSAFE) or model.hint(),
+                model.group_fix(src) or model.hint(),
                 severity=Severity.NOTE,
             )
     yield from _grids(src)

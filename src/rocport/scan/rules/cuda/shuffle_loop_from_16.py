@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rocport._diagnostics import Applicability, Finding, Severity
+from rocport._diagnostics import Finding, Severity
 from rocport.scan.context import CudaSource
 from rocport.scan.registry import FixAvailability, Language, rule
 from rocport.scan.rules.cuda._warp_model import model_at, shuffle_loop
@@ -101,14 +101,14 @@ def check(src: CudaSource) -> Iterator[Finding]:
             yield src.finding(
                 start,
                 f"{what}, {model.disagreement()}: on a 64-lane wavefront they disagree",
-                model.group_fix(src, Applicability.SAFE) or model.hint(),
+                model.group_fix(src) or model.hint(),
             )
         elif model is not None:
             yield src.finding(
                 start,
                 f"{what}; every warp spot of `{model.name}` assumes 32 lanes, so it computes "
                 "the same on a 64-lane wavefront (two 32-lane groups per wavefront)",
-                model.group_fix(src, Applicability.UNSAFE) or model.hint(),
+                model.group_fix(src) or model.hint(),
                 severity=Severity.NOTE,
             )
         else:

@@ -326,9 +326,12 @@ def _fill(src: CudaSource, model: Model) -> Model:
     model.sites = _sites(src, spans, used, joined)
     model.cross_lane = bool(_CROSS_LANE_WORD.search(joined)) or bool(
         _MAYBE_CROSS_LANE_WORD.search(joined)
-        and any(
-            _matches_in(code, _CROSS_LANE_AT, _starts(src, _CROSS_LANE_ANCHORS), a, b + 1, True)
-            for a, b in spans
+        and _matches_in(
+            code,
+            _CROSS_LANE_AT,
+            _starts(src, _CROSS_LANE_ANCHORS),
+            [(a, b + 1) for a, b in spans],
+            first=True,
         )
     )
     model.memo["filled"] = True
@@ -371,25 +374,26 @@ def _matches_in(
     code: str,
     pattern: re.Pattern[str],
     starts: list[int],
-    start: int,
-    end: int,
+    spans: list[tuple[int, int]],
     first: bool = False,
 ) -> list[re.Match[str]]:
-    """What ``pattern.finditer(code, start, end)`` finds (only the first one with ``first``),
-    trying ``pattern`` only at ``starts``: sorted offsets among which every match begins."""
+    """What ``pattern.finditer(code, start, end)`` finds in each of ``spans`` (sorted; only
+    the first match with ``first``), trying ``pattern`` only at ``starts``: sorted offsets
+    among which every match begins."""
     found: list[re.Match[str]] = []
     if not starts:
         return found
-    last = start
     match = pattern.match
-    for at in starts[bisect_left(starts, start) : bisect_left(starts, end)]:
-        if at >= last:
-            hit = match(code, at, end)
-            if hit is not None:
-                found.append(hit)
-                if first:
-                    break
-                last = hit.end()
+    for start, end in spans:
+        last = start
+        for at in starts[bisect_left(starts, start) : bisect_left(starts, end)]:
+            if at >= last:
+                hit = match(code, at, end)
+                if hit is not None:
+                    found.append(hit)
+                    if first:
+                        return found
+                    last = hit.end()
     return found
 
 
@@ -422,27 +426,25 @@ def _sites(
     # `for` is in many names, so only the bodies are searched
     shuffling = "shfl" in joined and src.has("__shfl")
     fors = _offsets_in(code, ("for",), bodies) if shuffling else []
-    for start, end in bodies:
-        if warp_size:
-            for match in _matches_in(code, _WARPSIZE, warp_size, start, end):
-                sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
-        for name, width, where in macros:
+    # kind by kind over all bodies: the stable sort below orders the spots of one offset by
+    # kind, as within one body
+    for match in _matches_in(code, _WARPSIZE, warp_size, bodies):
+        sites.append(Site(match.start(), "warpSize", WARPSIZE, "warpSize"))
+    for name, width, where in macros:
+        for start, end in bodies:
             for at in where[bisect_left(where, start) : bisect_left(where, end)]:
                 if src.is_word_at(at, at + len(name)):
                     sites.append(Site(at, "macro", width, name, None))
-        if tiles:
-            for match in _matches_in(code, _TILE, tiles, start, end):
-                sites.append(Site(match.start(), "tile", W32, match.group(), None))
-        if fors:
-            for match in _matches_in(code, _FOR, fors, start, end):
-                site = _loop_site(src, match)
-                if site is not None:
-                    sites.append(site)
-        if shuffles:
-            for match in _matches_in(code, _SHUFFLE_CALL, shuffles, start, end):
-                site = _width_site(src, match)
-                if site is not None:
-                    sites.append(site)
+    for match in _matches_in(code, _TILE, tiles, bodies):
+        sites.append(Site(match.start(), "tile", W32, match.group(), None))
+    for match in _matches_in(code, _FOR, fors, bodies):
+        site = _loop_site(src, match)
+        if site is not None:
+            sites.append(site)
+    for match in _matches_in(code, _SHUFFLE_CALL, shuffles, bodies):
+        site = _width_site(src, match)
+        if site is not None:
+            sites.append(site)
     sites.sort(key=_OFFSET)
     return sites
 
@@ -559,7 +561,7 @@ def _blocked(src: CudaSource, model: Model, spans: list[tuple[int, int]]) -> boo
     exempt: set[int] | None = None
     for a, b in spans:  # span by span: the first blocker ends the search
         for match in _matches_in(
-            code, _BLOCKER, _offsets_in(code, _BLOCKER_ANCHORS, [(a, b)]), a, b
+            code, _BLOCKER, _offsets_in(code, _BLOCKER_ANCHORS, [(a, b)]), [(a, b)]
         ):
             at = match.start()
             near = narrow[
@@ -582,7 +584,7 @@ def _per_warp_dims(src: CudaSource, model: Model, spans: list[tuple[int, int]]) 
     exempt: set[int] = set()
     lane_vars: list[str] | None = None
     for a, b in spans:
-        for match in _matches_in(code, _SHARED_DIM_32, shared_starts, a, b):
+        for match in _matches_in(code, _SHARED_DIM_32, shared_starts, [(a, b)]):
             if lane_vars is None:
                 lane_vars = _lane_variables(src, model)
             name = match.group("name")

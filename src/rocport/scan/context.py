@@ -356,18 +356,29 @@ class CudaSource(_Source):
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
         known = self._present.get(literal)
         if known is None:
-            hits = self._found_hits(literal)
+            hits = self._found.get(literal)
+            if hits is None and literal in _UNDERSCORED_WORDS:
+                hits = self._find_all(literal)
             known = bool(hits) if hits is not None else contains(self.code, literal)
             self._present[literal] = known
         return known
 
-    def _found_hits(self, literal: str) -> list[int] | None:
-        """The offsets :meth:`find_all` has of ``literal`` (an indexed ``__`` word is always
-        known, after the one search for all of them), or None."""
+    def find_all(self, literal: str) -> list[int]:
+        """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
         hits = self._found.get(literal)
-        if hits is None and literal in _UNDERSCORED_WORDS:
+        return self._find_all(literal) if hits is None else hits
+
+    def _find_all(self, literal: str) -> list[int]:
+        """:meth:`find_all` of a literal not found yet: an indexed ``__`` word is found with
+        all the others, in one search; a literal :meth:`has` knows to be absent is not
+        searched for."""
+        if literal in _UNDERSCORED_WORDS:
             self._index_underscored()
-            hits = self._found[literal]
+            return self._found[literal]
+        hits: list[int] = []
+        if self._present.get(literal) is not False:
+            hits = offsets(self.code, literal)
+        self._found[literal] = hits
         return hits
 
     def _index_underscored(self) -> None:
@@ -379,17 +390,6 @@ class CudaSource(_Source):
             for literal in _PREFIXES_OF[match.group(1)]:
                 found[literal].append(at)
         self._found.update(found)
-
-    def find_all(self, literal: str) -> list[int]:
-        """Offsets of every occurrence of ``literal`` in the code (cached per literal)."""
-        hits = self._found_hits(literal)
-        if hits is None:
-            hits = []
-            if self._present.get(literal) is False:
-                self._found[literal] = hits
-                return hits
-            hits = self._found[literal] = offsets(self.code, literal)
-        return hits
 
     def whole_literals(
         self, literals: tuple[str, ...], anchors: tuple[str, ...]

@@ -626,13 +626,18 @@ class TreeFacts:
 
 _EMPTY = TreeFacts({}, frozenset())
 _HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hh", ".inl")
+#: the parameters of a mask-taking function up to the mask's name and its comma
+_MASK_PARAMETER = (
+    r"\s*\(\s*(?:const\s+)?(?:unsigned(?:\s+int)?|int|uint32_t|uint64_t|"
+    r"unsigned\s+long\s+long|[A-Z]\w*)\s+(\w+)\s*,"
+)
 #: :func:`_sync_definitions` looks for these where a word that ends in ``_sync`` starts: a
 #: ``\b`` in front would make the regex try every character of every header (ten to twenty
 #: times slower)
-_MASK_FUNCTION = re.compile(
-    r"(__\w+_sync)\s*\(\s*(?:const\s+)?(?:unsigned(?:\s+int)?|int|uint32_t|uint64_t|"
-    r"unsigned\s+long\s+long|[A-Z]\w*)\s+(\w+)\s*,[^)]*\)\s*\{([^{}]*)\}"
-)
+_MASK_FUNCTION = re.compile(r"(__\w+_sync)" + _MASK_PARAMETER + r"[^)]*\)\s*\{([^{}]*)\}")
+#: where a :data:`_MASK_FUNCTION` name ends: ``_sync`` and the mask parameter (calls, which
+#: pass a value there, are passed over by the regex, not by Python)
+_MASK_FUNCTION_END = re.compile(r"_sync" + _MASK_PARAMETER)
 #: a ``#define`` body: name, parameters (where it takes them), replacement
 _DEFINE = re.compile(r"[ \t]*([A-Za-z_]\w*)(\([^)]*\))?(.*)", re.DOTALL)
 #: parameters of a mask-taking macro: the mask, then the others
@@ -701,20 +706,20 @@ def _facts_of(text: str, directives: list[Directive]) -> _Facts:
 
 def _sync_definitions(text: str) -> Iterator[re.Match[str]]:
     """What ``_MASK_FUNCTION`` with a ``\b`` in front would find, tried only at the start of
-    each word that ends in ``_sync`` (its literal ``__`` starts every ``__global__``; a
-    ``_sync`` inside a word, as in each ``__syncthreads``, cannot end its name)."""
+    each word that ends in ``_sync`` followed by a typed first parameter (its literal ``__``
+    starts every ``__global__``; a ``_sync`` inside a word, as in each ``__syncthreads``,
+    cannot end its name; a call passes a value, not a type and a name)."""
     end = 0
-    at = text.find("_sync")
-    while at != -1:
-        after = text[at + 5 : at + 6]
-        if not (after.isalnum() or after == "_"):
-            start = word_start(text, at)
-            if start >= end and text.startswith("__", start):
-                match = _MASK_FUNCTION.match(text, start)
-                if match is not None:
-                    yield match
-                    end = match.end()
-        at = text.find("_sync", at + 5)
+    found = _MASK_FUNCTION_END.search(text)
+    while found is not None:
+        at = found.start()
+        start = word_start(text, at)
+        if start >= end and text.startswith("__", start):
+            match = _MASK_FUNCTION.match(text, start)
+            if match is not None:
+                yield match
+                end = match.end()
+        found = _MASK_FUNCTION_END.search(text, at + 5)
 
 
 def tree_facts(src: CudaSource) -> TreeFacts:

@@ -35,13 +35,10 @@ import compileall
 import json
 import os
 import re
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -51,13 +48,13 @@ from rich.table import Table
 import rocport
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _anchors  # noqa: E402
 from corpus import generate  # noqa: E402
 
 from rocport.lexer import compile_scanner  # noqa: E402
 from rocport.port.mapping import load_mapping  # noqa: E402
 from rocport.port.tree import SOURCE_SUFFIXES  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
 TORCH_RUN = """
 import json, sys, time
 from torch.utils.hipify.hipify_python import hipify
@@ -69,32 +66,16 @@ json.dump({"seconds": seconds, "cpu": cpu, "files": files}, open(sys.argv[3], "w
 """
 
 
-def hipify_perl() -> Path:
-    path = Path(
-        os.environ.get("ROCPORT_HIPIFY_PERL") or REPO / ".cache" / "anchors" / "hipify-perl"
-    )
-    if not path.is_file():
-        sys.exit(f"port_speed: hipify-perl not found at {path} (set ROCPORT_HIPIFY_PERL)")
-    return path
-
-
 def sources(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES)
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def timed(argv: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system, with every process it started) of one command."""
-    start, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
-    if done.returncode != 0:
-        sys.exit(f"port_speed: {argv[0]} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    return seconds, cpu
+    """:func:`_anchors.timed`, ending the benchmark where the command fails."""
+    try:
+        return _anchors.timed(argv)
+    except RuntimeError as exc:
+        sys.exit(f"port_speed: {exc}")
 
 
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
@@ -152,6 +133,10 @@ def main() -> None:
         "--workdir", type=Path, help="keep the trees here (default: a temporary folder)"
     )
     args = parser.parse_args()
+    try:
+        perl_path = _anchors.hipify_perl()
+    except FileNotFoundError as exc:
+        sys.exit(f"port_speed: {exc}")
     console = Console(width=150)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="rocport-port-speed-"))
     if work.exists():
@@ -216,7 +201,7 @@ def main() -> None:
     perl_files = [perl_tree / p.relative_to(corpus) for p in inputs]
     record(
         "hipify-perl",
-        timed(["perl", str(hipify_perl()), "-inplace", "-quiet-warnings", *map(str, perl_files)]),
+        timed(["perl", str(perl_path), "-inplace", "-quiet-warnings", *map(str, perl_files)]),
     )
     outputs["hipify-perl"] = perl_files
     runs = {tool: runs[tool] for tool in ("rocport --jobs 2", "rocport --jobs 1", "hipify-perl",

@@ -61,6 +61,7 @@ from rocport.check import check_tree, find_toolchain, find_units
 from rocport.check.toolchain import Launcher, Toolchain
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _anchors import hipify_perl  # noqa: E402
 from _markdown import check_outputs, write_section  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -243,15 +244,6 @@ class Column:
 
 
 # -- ports ------------------------------------------------------------------------------------
-def hipify_perl() -> Path:
-    path = Path(
-        os.environ.get("ROCPORT_HIPIFY_PERL") or REPO / ".cache" / "anchors" / "hipify-perl"
-    )
-    if not path.is_file():
-        raise FileNotFoundError(f"hipify-perl not found at {path} (set ROCPORT_HIPIFY_PERL)")
-    return path
-
-
 def copy_project(src: Path, dest: Path, standins: dict[str, str]) -> Path:
     shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     for rel, text in standins.items():

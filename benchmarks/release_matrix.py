@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from rocport._fs import atomic_write
 from rocport.check import CheckReport, Status, UnitResult, check_tree, find_toolchain, find_units
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _anchors import hipify_perl  # noqa: E402
 from _markdown import check_outputs, write_section  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,15 +44,6 @@ SAMPLE_DIRS = {
 RELEASES = {"5.2": ("gfx90a",), "6.4": ("gfx90a", "gfx942")}
 HEADING = "## Compiles per ROCm release"
 _SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".inl"}
-
-
-def hipify_perl() -> Path:
-    path = Path(
-        os.environ.get("ROCPORT_HIPIFY_PERL") or REPO / ".cache" / "anchors" / "hipify-perl"
-    )
-    if not path.is_file():
-        raise FileNotFoundError(f"hipify-perl not found at {path} (set ROCPORT_HIPIFY_PERL)")
-    return path
 
 
 def gather_samples(into: Path) -> Path:

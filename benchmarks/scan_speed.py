@@ -15,7 +15,11 @@ CUDA rule in one process and reports, from the same run:
   findings, and the ratio of the two;
 - the cost of each stage: reading the files, blanking comments and literals, deciding the
   ``#if`` branches an AMD build compiles (``rocport.scan.preprocessor``), each rule (its
-  trigger test, and the rule with the views it builds first where the test lets it run).
+  trigger test, and the rule with the views it builds first where the test lets it run);
+- the anchor, in the same run: ``hipify-perl -examine`` (``$ROCPORT_HIPIFY_PERL``, else
+  ``.cache/anchors/hipify-perl``) over the same files, its statistics of what a port of each
+  file would change, with no output written: one run, CPU seconds of the process, and the
+  ratio of the two rates (which a faster or slower machine moves much less than either rate).
 
 Usage: ``python benchmarks/scan_speed.py [--size-mb 21] [--seed 2024] [--repeats 7]
 [--json OUT]``. Goal: at least 15 MB/s per core (the scan before the warp model and the `#if`
@@ -36,6 +40,7 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _anchors import hipify_perl, timed  # noqa: E402
 from corpus import generate  # noqa: E402
 
 from rocport.scan.context import CudaSource  # noqa: E402
@@ -82,7 +87,13 @@ def _rates(tree: Path, rules, size: int, repeats: int) -> tuple[dict, dict, obje
     return modes[0], modes[1], report, first
 
 
-def measure(tree: Path, repeats: int = 7) -> dict:
+def anchor_rate(perl: Path, files: list[Path], size: int) -> dict:
+    """CPU seconds and MB per CPU-second of one ``hipify-perl -examine`` over ``files``."""
+    _, cpu = timed(["perl", str(perl), "-examine", "-quiet-warnings", *map(str, files)])
+    return {"tool": "hipify-perl -examine", "cpu_s": cpu, "mb_per_cpu_s": size / 1e6 / cpu}
+
+
+def measure(tree: Path, perl: Path, repeats: int = 7) -> dict:
     rules = [r for r in RULES if r.language is Language.CUDA]
     files = [p for p in iter_files([tree]) if language_of(p) is Language.CUDA]
     texts, read_wall, read_cpu = _timed(lambda: [p.read_bytes().decode("utf-8") for p in files])
@@ -118,6 +129,7 @@ def measure(tree: Path, repeats: int = 7) -> dict:
         with _cycle_collector_paused():
             ran_on[rule.id], per_rule[rule.id], _ = _timed(run)
     return {
+        "anchor": anchor_rate(perl, files, size),
         "files": len(files),
         "bytes": size,
         "findings": len(report.findings),
@@ -143,10 +155,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="scans per mode (best, median)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args()
+    try:
+        perl = hipify_perl()
+    except FileNotFoundError as exc:
+        sys.exit(f"scan_speed: {exc}")
     with tempfile.TemporaryDirectory(prefix="rocport-scan-speed-") as tmp:
         tree = Path(tmp) / "tree"
         generate(tree, args.size_mb, args.seed)
-        result = measure(tree, args.repeats)
+        try:
+            result = measure(tree, perl, args.repeats)
+        except RuntimeError as exc:
+            sys.exit(f"scan_speed: {exc}")
     console = Console()
     console.print(
         f"Tree: {result['files']} CUDA files, {result['bytes'] / 1e6:.1f} MB "
@@ -196,6 +215,12 @@ def main() -> None:
     console.print(
         f"With every rule forced on (same findings): {result['forced_mb_per_cpu_s']:.1f} MB per "
         f"CPU-second; triggers and gates make the scan {forced_ratio:.2f}x faster"
+    )
+    anchor = result["anchor"]
+    console.print(
+        f"Anchor, same run: {anchor['tool']} (what a port of each file would change, nothing "
+        f"written) read the tree at {anchor['mb_per_cpu_s']:.2f} MB per CPU-second; the best "
+        f"text-report scan is {anchor['cpu_s'] / total:.0f}x as fast"
     )
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

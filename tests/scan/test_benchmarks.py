@@ -3,11 +3,14 @@ docs/benchmarks.md, so they must keep working)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -26,10 +29,21 @@ def _run(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_scan_speed_reports_rates_stages_and_the_forced_scan(tmp_path: Path) -> None:
+def test_scan_speed_reports_rates_stages_the_forced_scan_and_the_anchor(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("_anchors", BENCHMARKS / "_anchors.py")
+    anchors = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(anchors)
+    try:
+        anchors.hipify_perl()
+    except FileNotFoundError as exc:
+        pytest.skip(f"{exc}; fetch it with ../shared/tools/get-hipify-perl .cache/anchors")
     out = tmp_path / "speed.json"
     text = _run("scan_speed.py", "--repeats", "2", "--json", str(out))
     result = json.loads(out.read_text())
+    anchor = result["anchor"]
+    assert anchor["tool"] == "hipify-perl -examine" and anchor["cpu_s"] > 0
+    assert anchor["mb_per_cpu_s"] == pytest.approx(result["bytes"] / 1e6 / anchor["cpu_s"])
+    assert "Anchor, same run: hipify-perl -examine" in text and "x as fast" in text
     assert result["files"] > 10 and result["findings"] > 100
     for mode in ("text_report", "json_sarif"):
         assert len(result[mode]["cpu_s"]) == 2

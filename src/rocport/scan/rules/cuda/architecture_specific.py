@@ -46,13 +46,14 @@ def _features() -> dict[str, dict]:
     return {row["pattern"]: row for row in tables.architecture_features()}
 
 
-#: every table pattern contains one of these (tests/scan/test_data.py checks it)
+#: every table pattern contains one of these (tests/scan/test_data.py checks it); the longest
+#: piece that patterns share, as a longer needle is looked for faster (most files hold none)
 ARCH_TRIGGERS = (
     "__nv_fp8",
     "__pipeline_",  # __pipeline_commit, __pipeline_memcpy_async
     "luster",  # __cluster_dims__, this_cluster, cluster_group, ...ClusterDimension
-    "async",  # memcpy_async
-    "a::",  # cuda::pipeline, cuda::barrier, nvcuda::wmma
+    "memcpy_async",  # memcpy_async, __pipeline_memcpy_async
+    "cuda::",  # cuda::pipeline, cuda::barrier, nvcuda::wmma
     "ensorMap",  # CUtensorMap, cuTensorMapEncodeTiled
 )
 

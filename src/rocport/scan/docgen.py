@@ -115,7 +115,11 @@ Preprocessor libraries: pcpp (a C99 preprocessor in pure Python, with hooks for 
 macros) was considered and not used: it lexes and rewrites every token of a file, where the
 scan needs only the directive lines, and the scan keeps to its three dependencies. The walk
 reads directives with `str.find` and follows each header once per process; on
-`benchmarks/scan_speed.py`'s tree it costs a few percent of the scan.
+`benchmarks/scan_speed.py`'s tree it costs a few percent of the scan. The same directives,
+read once per file, give the rules the file's `#define` constants and the warp model what other
+headers define (warp-size macros, mask-taking `__*_sync` macros that drop the mask, their
+`#include`s): a macro continued with a backslash is read whole, and a directive inside a
+comment is not one.
 
 Rule ids: `RP1xx` CUDA/HIP sources, `RP3xx` Python. A code is never reused.
 

@@ -352,6 +352,21 @@ class CudaSource(_Source):
         code = self.code
         return "\n".join([code[start : end + 1] for start, end in (f.body for f in self.functions)])
 
+    @cached_property
+    def _device_starts(self) -> list[int]:
+        """Where each function body starts in :attr:`device_code`."""
+        starts, at = [], 0
+        for start, end in (f.body for f in self.functions):
+            starts.append(at)
+            at += end + 2 - start  # the body, braces included, and the newline after it
+        return starts
+
+    def code_offset(self, device_offset: int) -> int:
+        """The offset in :attr:`code` of an offset in :attr:`device_code`."""
+        starts = self._device_starts
+        index = bisect_right(starts, device_offset) - 1
+        return self.functions[index].body[0] + device_offset - starts[index]
+
     def has(self, literal: str) -> bool:
         """Whether ``literal`` occurs in the code (cached, and shared with :meth:`find_all`)."""
         known = self._present.get(literal)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 
 from rocport.scan.context import CudaSource, word_start
 
@@ -15,10 +16,6 @@ _OP_CONSTANTS = {
     op: re.compile(rf"(?P<op>{re.escape(op)})(?!=)\s*(?P<num>{num})[uU]?(?![\w.])")
     for op, num in (("%", "32"), ("/", "32"), ("&", "0[xX]1[fF]|31"), (">>", "5"))
 }
-#: operators rare enough in code that trying the pattern at each one (found with ``str.find``)
-#: beats a regex search; ``&`` is too common, and ``>>`` is also in every ``<<<...>>>`` launch
-_FOUND_OPERATORS = ("%", "/")
-_SEARCHED_OPERATORS = ("&", ">>")
 _SPACE = " \t\r\n"
 _INDEX_NAME = re.compile(r"(?i)threadidx|blockdim|tid|lane|thread|warp|\bidx\b|\bt\b|_id\b")
 _BEFORE_ISOLATED = re.compile(r"(?:[(=,;?:\[{]|\breturn)\s*$")
@@ -48,13 +45,19 @@ def lane_math(src: CudaSource) -> list[LaneMath]:
     found: list[LaneMath] = []
     code = src.code
     if src.functions:
-        matches = [m for op in _SEARCHED_OPERATORS for m in _OP_CONSTANTS[op].finditer(code)]
-        for op in _FOUND_OPERATORS:
-            matches += src.matches_from(_OP_CONSTANTS[op], src.find_all(op))
-        for match in sorted(matches, key=re.Match.start):
-            at = match.start()
-            if (code[at] == "&" and code[at - 1 : at] == "&") or src.function_at(at) is None:
+        # searched in the function bodies only (about a third of a file), where the same
+        # matches lie, then matched again in the code at the same place
+        device = src.device_code
+        places = sorted(
+            ((hit.start(), pattern) for pattern in _OP_CONSTANTS.values()
+             for hit in pattern.finditer(device)),
+            key=itemgetter(0),
+        )  # fmt: skip
+        for place, pattern in places:
+            at = src.code_offset(place)
+            if code[at] == "&" and code[at - 1 : at] == "&":
                 continue
+            match = pattern.match(code, at)
             lhs_start, lhs_end = _left_operand(code, at)
             if lhs_start < 0:
                 continue

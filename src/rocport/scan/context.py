@@ -353,8 +353,8 @@ class CudaSource(_Source):
         return "\n".join([code[start : end + 1] for start, end in (f.body for f in self.functions)])
 
     @cached_property
-    def _device_starts(self) -> list[int]:
-        """Where each function body starts in :attr:`device_code`."""
+    def device_starts(self) -> list[int]:
+        """Where each function body (of :attr:`functions`) starts in :attr:`device_code`."""
         starts, at = [], 0
         for start, end in (f.body for f in self.functions):
             starts.append(at)
@@ -363,7 +363,7 @@ class CudaSource(_Source):
 
     def code_offset(self, device_offset: int) -> int:
         """The offset in :attr:`code` of an offset in :attr:`device_code`."""
-        starts = self._device_starts
+        starts = self.device_starts
         index = bisect_right(starts, device_offset) - 1
         return self.functions[index].body[0] + device_offset - starts[index]
 

@@ -267,14 +267,17 @@ def _build(src: CudaSource) -> _CallGraph:
         for other in indexes[1:]:
             parent[root(other)] = root(indexes[0])
     # a body that names a function joins its model (its names are kept for the models a rule
-    # asks about)
-    code = src.code
-    if _is_ascii(src):
-        names = code.encode("ascii").translate(_PUNCTUATION_BYTES).decode("ascii")
+    # asks about); only the bodies are read, one after the other in ``device_code``
+    device = src.device_code
+    if device.isascii():
+        names = device.encode("ascii").translate(_PUNCTUATION_BYTES).decode("ascii")
     else:
-        names = code.translate(_PUNCTUATION)
+        names = device.translate(_PUNCTUATION)
     function_names = set(by_name)
-    words = [names[start + 1 : end].split() for start, end in (f.body for f in functions)]
+    words = [
+        names[at + 1 : at + end - start].split()
+        for at, (start, end) in zip(src.device_starts, (f.body for f in functions), strict=True)
+    ]
     for index, body_words in enumerate(words):
         for name in function_names.intersection(body_words):
             parent[root(index)] = root(by_name[name][0])

@@ -74,3 +74,12 @@ def test_the_bodies_hold_what_the_whole_code_holds(pieces):
         for i in _lane_math.lane_math(src)
     ]
     assert found == _whole_code(src)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*PIECES, "warpSize", "warpSize)", " warpSize"]), max_size=30))
+@example(["__global__ void k(int* x) {", "}", "__device__ int f(int t) {", "warpSize", "}"])
+def test_a_literal_in_the_bodies_is_where_the_whole_code_has_it_inside_one(pieces):
+    src = CudaSource("k.cu", "".join(pieces))
+    inside = [at for at in src.find_all("warpSize") if src.function_at(at) is not None]
+    assert src.find_in_bodies("warpSize") == inside

@@ -416,7 +416,7 @@ def _sites(
     for start, end in bodies:
         for item in items[bisect_left(starts, start) : bisect_right(starts, end)]:
             sites.append(_lane_site(src, item))
-    warp_size = src.find_all("warpSize") if "warpSize" in used or not ascii_code else []
+    warp_size = src.find_in_bodies("warpSize") if "warpSize" in used or not ascii_code else []
     macros = []  # the warp-size names used here whose width is known, and where they are
     for name in _warp_size_names(used, joined):
         width = macro_width(src, name)

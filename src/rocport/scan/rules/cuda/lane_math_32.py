@@ -95,7 +95,7 @@ def _grids(src: CudaSource) -> Iterator[Finding]:
     if not src.has("<<<"):
         return
     code = src.code
-    warp_size = src.find_all("warpSize")  # in both forms: no regex search without one
+    warp_size = src.find_in_bodies("warpSize")  # in both forms: no regex search without one
     if not warp_size:
         return
     covering = {

@@ -421,7 +421,7 @@ def _sites(
     for name in _warp_size_names(used, joined):
         width = macro_width(src, name)
         if width is not None:
-            macros.append((name, width, src.find_all(name)))
+            macros.append((name, width, src.find_in_bodies(name)))
     tiled = "thread_block_tile" in used or "tiled_partition" in used or not ascii_code
     tiles = _starts(src, ("thread_block_tile", "tiled_partition")) if tiled else []
     shuffles = src.find_all("__shfl") if "__shfl" in joined or not ascii_code else []

@@ -30,6 +30,8 @@ PIECES = [
     "__a_sync_b_sync(int m, int p) { return p; }",
     "___sync(unsigned m, int p) {",
     "__syncthreads();",
+    "#define\n",
+    "#define (x) 1\n",
     "__shfl_sync(0xffffffff, v, 1);",
     "__ballot_sync(FULL_MASK, p);",
     "__any_sync (mask, p)",

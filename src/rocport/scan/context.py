@@ -238,6 +238,7 @@ class CudaSource(_Source):
     def __init__(self, path: str, text: str) -> None:
         super().__init__(path, text)
         self._found: dict[str, list[int]] = {}  # find_all, per literal
+        self._in_bodies: dict[str, list[int]] = {}  # find_in_bodies, per literal
         self._present: dict[str, bool] = {}  # has, per literal
         self._evaluated: dict[str, int | None] = {}  # evaluate, per expression
 
@@ -364,10 +365,9 @@ class CudaSource(_Source):
     def find_in_bodies(self, literal: str) -> list[int]:
         """Offsets in the code of every occurrence of ``literal`` inside a function body,
         found in :attr:`device_code` (a third of a file, as most files go; cached)."""
-        cache = self.__dict__.setdefault("_in_bodies", {})
-        hits = cache.get(literal)
+        hits = self._in_bodies.get(literal)
         if hits is None:
-            hits = cache[literal] = [
+            hits = self._in_bodies[literal] = [
                 self.code_offset(at) for at in offsets(self.device_code, literal)
             ]
         return hits

@@ -185,6 +185,20 @@ def directives(code: str) -> list[Directive]:
     return found
 
 
+def macro_parts(directive: Directive) -> tuple[str, str | None, str] | None:
+    """A ``#define``'s name, parameters in parentheses (None: object-like) and replacement
+    (None: no name)."""
+    match = _DEFINE.match(directive.body)
+    return None if match is None else match.groups()
+
+
+def quoted_include(text: str, directive: Directive) -> str | None:
+    """The file an ``#include "file"`` names (None: a ``<file>`` or no name); ``text``: the
+    file's text, where the quoted name is not blanked."""
+    quoted = _INCLUDE.match(text, directive.at)
+    return None if quoted is None else quoted.group(1)
+
+
 def _spliced(code: str, newline: int) -> bool:
     """Whether the newline at ``newline`` follows a backslash (spaces between allowed)."""
     before = newline - 1
@@ -240,8 +254,8 @@ def _guard(found: list[Directive]) -> str | None:
         guard = name.group(1) if name else None
     else:
         return None
-    define = _DEFINE.match(items[1].body)
-    if guard is None or define is None or define.group(1) != guard or define.group(3).strip():
+    define = macro_parts(items[1])
+    if guard is None or define is None or define[0] != guard or define[2].strip():
         return None
     depth = 0
     for item in items[:-1]:
@@ -342,9 +356,9 @@ class _Walk:
                         self.state[match.group(1)] = UNDEFINED
                 continue
             elif kind == "define":
-                match = _DEFINE.match(d.body)
-                if match is not None:
-                    name, params, body = match.groups()
+                parts = macro_parts(d)
+                if parts is not None:
+                    name, params, body = parts
                     if region == LIVE:
                         args = None
                         if params is not None:
@@ -364,10 +378,9 @@ class _Walk:
                     dead.append(DeadBranch(frame[2], len(text), frame[3].line, _shown(frame[3])))
 
     def include(self, d: Directive, text: str, folder: str, region: int) -> None:
-        quoted = _INCLUDE.match(text, d.at)
-        if quoted is None or self.depth >= _MAX_DEPTH:
+        name = quoted_include(text, d)
+        if name is None or self.depth >= _MAX_DEPTH:
             return
-        name = quoted.group(1)
         for where in (folder, *self.setup.include_dirs):
             path = os.path.normpath(os.path.join(where, name))
             try:

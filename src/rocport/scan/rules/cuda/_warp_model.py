@@ -25,7 +25,7 @@ from operator import attrgetter
 from rocport._diagnostics import Applicability, Edit, Fix
 from rocport.scan import cexpr
 from rocport.scan.context import CudaSource, Function, word_start
-from rocport.scan.preprocessor import Directive, header_directives
+from rocport.scan.preprocessor import Directive, header_directives, macro_parts, quoted_include
 from rocport.scan.registry import scan_cache
 from rocport.scan.rules.cuda._lane_math import LaneMath, is_isolated, lane_math
 from rocport.scan.rules.cuda._warp import SHUFFLE, WARP_SIZE_NAME
@@ -641,12 +641,9 @@ _MASK_FUNCTION = re.compile(r"(__\w+_sync)" + _MASK_PARAMETER + r"[^)]*\)\s*\{([
 #: where a :data:`_MASK_FUNCTION` name ends: ``_sync`` and the mask parameter (calls, which
 #: pass a value there, are passed over by the regex, not by Python)
 _MASK_FUNCTION_END = re.compile(r"_sync" + _MASK_PARAMETER)
-#: a ``#define`` body: name, parameters (where it takes them), replacement
-_DEFINE = re.compile(r"[ \t]*([A-Za-z_]\w*)(\([^)]*\))?(.*)", re.DOTALL)
 #: parameters of a mask-taking macro: the mask, then the others
 _MASK_PARAMETERS = re.compile(r"\(\s*(\w+)\s*,([^)]*)\)")
 _MASK_MACRO_NAME = re.compile(r"__\w+_sync")
-_INCLUDE = re.compile(r'[ \t]*"([^"\n]+)"')
 _MAX_HEADER = 2_000_000
 _Facts = tuple[dict[str, set[str]], set[str], list[str]]
 #: a header's facts, with the size and modification time they were read at
@@ -684,7 +681,10 @@ def _facts_of(text: str, directives: list[Directive]) -> _Facts:
     for directive in directives:
         kind = directive.kind
         if kind == "define":
-            name, parameters, body = _DEFINE.match(directive.body).groups()
+            parts = macro_parts(directive)
+            if parts is None:
+                continue
+            name, parameters, body = parts
             if parameters is None:
                 value = body.strip()
                 if value and _is_warp_size_name(name):
@@ -698,9 +698,9 @@ def _facts_of(text: str, directives: list[Directive]) -> _Facts:
             ):
                 mask_free.add(name)
         elif kind == "include":
-            quoted = _INCLUDE.match(text, directive.at)
-            if quoted is not None:
-                includes.append(quoted.group(1))
+            name = quoted_include(text, directive)
+            if name is not None:
+                includes.append(name)
     for match in _sync_definitions(text):  # (name, mask parameter, body)
         if not re.search(rf"\b{re.escape(match.group(2))}\b", match.group(3)):
             mask_free.add(match.group(1))
